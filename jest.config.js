@@ -1,0 +1,16 @@
+/**
+ * One `npm test`: unit specs next to the code (src/**\/*.spec.ts) and supertest e2e suites
+ * (test/**\/*.e2e-spec.ts) against a real PostgreSQL (DATABASE_URL) or the embedded one.
+ */
+module.exports = {
+  testEnvironment: 'node',
+  rootDir: '.',
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: false }] },
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  maxWorkers: 2,
+  testTimeout: 60_000,
+  slowTestThreshold: 15,
+};

@@ -1,0 +1,28 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentProject } from '../auth/auth.decorator';
+import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
+import { ContactDto } from '../contacts/dto/contact.dto';
+import { Idempotent } from '../idempotency/idempotent.decorator';
+import type { ProjectRef } from '../projects/project-ref';
+import { AnalyticsService } from './analytics.service';
+import { IdentifyDto } from './dto/identify.dto';
+
+@ApiTags('Analytics')
+@Controller('v1/analytics')
+export class AnalyticsController {
+  constructor(private readonly analytics: AnalyticsService) {}
+
+  @Post('identify')
+  @HttpCode(200)
+  @Auth('secret')
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Link a user id to an email (server side). Creates or updates the contact and answers it.',
+  })
+  @ApiEnvelope(ContactDto)
+  @ApiErrors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE')
+  identify(@CurrentProject() project: ProjectRef, @Body() body: IdentifyDto): Promise<ContactDto> {
+    return this.analytics.identify(project, body);
+  }
+}

@@ -1,0 +1,44 @@
+import { createHash, randomInt } from 'node:crypto';
+import type { ApiKeyMode, ApiKeyType } from './entities/api-key.entity';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export const KEY_BODY_LENGTH = 32;
+
+/** Current prefixes, and the legacy secret prefix the spec keeps accepting. */
+export const KEY_PREFIXES: Record<ApiKeyType, Record<ApiKeyMode, string>> = {
+  secret: { live: 'svc_live_', test: 'svc_test_' },
+  publishable: { live: 'svc_pub_live_', test: 'svc_pub_test_' },
+};
+export const LEGACY_SECRET_PREFIX = 'sk_live_';
+
+const API_KEY_SHAPE = /^(svc_live_|svc_test_|svc_pub_live_|svc_pub_test_|sk_live_)[A-Za-z0-9]{16,64}$/;
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+/** 32 base62 characters from the CSPRNG (randomInt is unbiased: no modulo skew). */
+export function randomBase62(length = KEY_BODY_LENGTH): string {
+  let out = '';
+  for (let i = 0; i < length; i += 1) out += BASE62[randomInt(BASE62.length)];
+  return out;
+}
+
+export function generateApiKey(type: ApiKeyType, mode: ApiKeyMode): string {
+  return `${KEY_PREFIXES[type][mode]}${randomBase62()}`;
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+export function keyPrefixOf(key: string): string {
+  const match = /^(svc_pub_(live|test)_|svc_(live|test)_|sk_live_)/.exec(key);
+  return match ? match[1] : '';
+}
+
+export type BearerKind = 'api_key' | 'jwt' | 'unknown';
+
+/** Tells an API key from a JWT by shape, so mixing them up answers WRONG_AUTH_TYPE. */
+export function classifyBearer(token: string): BearerKind {
+  if (API_KEY_SHAPE.test(token)) return 'api_key';
+  if (JWT_SHAPE.test(token)) return 'jwt';
+  return 'unknown';
+}

@@ -1,0 +1,83 @@
+import { INestApplication, INestApplicationContext, Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger as PinoLogger } from 'nestjs-pino';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppModule, AppModuleOptions } from './app.module';
+import { configureHttp } from './common/http/configure-http';
+import { AppConfig, ConfigError, loadConfig, withDatabaseUrl } from './config/app-config';
+import { EmbeddedPostgres, startEmbeddedPostgres } from './infra/database/embedded-postgres';
+import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi-document';
+
+export interface Prepared {
+  config: AppConfig;
+  embedded: EmbeddedPostgres | null;
+}
+
+/** Without ENCRYPTION_KEY a key is generated once into DATA_DIR, so restarts can still decrypt. */
+function ensureEncryptionKey(config: AppConfig): AppConfig {
+  if (config.encryptionKey) return config;
+  const path = join(config.dataDir, 'encryption.key');
+  if (!existsSync(path)) {
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(path, randomBytes(32).toString('base64'), { mode: 0o600 });
+    new Logger('Config').warn(`ENCRYPTION_KEY is not set; generated one in ${path}. Set ENCRYPTION_KEY in production.`);
+  }
+  return Object.freeze({ ...config, encryptionKey: Buffer.from(readFileSync(path, 'utf8').trim(), 'base64') });
+}
+
+/** Reads the environment (failing fast on bad values) and starts the embedded database if needed. */
+export async function prepare(overrides: Partial<Record<string, string>> = {}): Promise<Prepared> {
+  let config: AppConfig;
+  try {
+    config = loadConfig({ ...process.env, ...overrides });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  if (config.insecureWebhookWarning) new Logger('Config').warn(config.insecureWebhookWarning);
+  const embedded = config.embeddedDatabase ? await startEmbeddedPostgres({ dataDir: config.dataDir }) : null;
+  if (embedded) config = withDatabaseUrl(config, embedded.url);
+  return { config: ensureEncryptionKey(config), embedded };
+}
+
+/** The HTTP application, fully configured but not listening. */
+export async function createHttpApp(config: AppConfig, options: AppModuleOptions = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options), {
+    bufferLogs: true,
+    bodyParser: false,
+  });
+  app.useLogger(app.get(PinoLogger));
+  configureHttp(app, config);
+  // Before init: Nest's not-found handler comes after everything registered by then.
+  serveOpenApi(app, buildOpenApiDocument(app));
+  await app.init();
+  return app;
+}
+
+/** A context without HTTP: the worker process and the operator CLI. */
+export async function createContext(config: AppConfig, options: AppModuleOptions = {}): Promise<INestApplicationContext> {
+  const context = await NestFactory.createApplicationContext(AppModule.forRoot(config, options), { bufferLogs: true });
+  context.useLogger(context.get(PinoLogger));
+  return context;
+}
+
+/** Closes the app, then the embedded database (in that order, or the process stays alive). */
+export function closeOnSignals(app: INestApplication | INestApplicationContext, embedded: EmbeddedPostgres | null): void {
+  let closing = false;
+  const close = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    new Logger('Shutdown').log(`${signal} received, closing`);
+    await app.close();
+    await embedded?.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void close('SIGINT'));
+  process.once('SIGTERM', () => void close('SIGTERM'));
+}

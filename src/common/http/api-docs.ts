@@ -1,0 +1,107 @@
+import { Type, applyDecorators } from '@nestjs/common';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiPropertyOptions, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ERRORS, ERROR_CODES, type ErrorCode } from '../errors/error-catalog';
+
+export class ErrorObjectDto {
+  @ApiProperty({ enum: ERROR_CODES, example: 'VALIDATION_ERROR' })
+  code: ErrorCode;
+
+  @ApiProperty({ example: 'Email must be an email.' })
+  message: string;
+
+  @ApiProperty({ example: 'Fix the field named in `param` and send the request again.' })
+  remediation: string;
+
+  @ApiPropertyOptional({ format: 'uri', description: 'A page that explains this error.' })
+  doc_url?: string;
+
+  @ApiPropertyOptional({ example: 'email', description: 'The offending field; dotted path for nested fields, or a header name.' })
+  param?: string;
+
+  @ApiPropertyOptional({ example: 'req_01JD3Z4Q9X8V7T6S5R4Q3P2N1M', description: 'Also sent as the X-Request-Id header.' })
+  request_id?: string;
+}
+
+export class ErrorEnvelopeDto {
+  @ApiProperty({ type: 'object', nullable: true, enum: [null], description: 'Always null on failure.' } as ApiPropertyOptions)
+  data: null;
+
+  @ApiProperty({ type: ErrorObjectDto })
+  error: ErrorObjectDto;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  meta?: Record<string, unknown>;
+}
+
+const NULL_ERROR = { type: 'object', nullable: true, enum: [null], description: 'Always null on success.' };
+
+export interface EnvelopeOptions {
+  status?: number;
+  isArray?: boolean;
+  /** Cursor-paginated: `meta.next_cursor` and `meta.has_more` are always present. */
+  paged?: boolean;
+  description?: string;
+  /** Extra documented `meta` properties. */
+  meta?: Record<string, object>;
+}
+
+function metaSchema(options: EnvelopeOptions): object | undefined {
+  const properties: Record<string, object> = { ...(options.meta ?? {}) };
+  const required: string[] = [];
+  if (options.paged) {
+    properties.next_cursor = { type: 'string', nullable: true, description: 'Pass as `cursor` for the next page; null on the last page.' };
+    properties.has_more = { type: 'boolean' };
+    required.push('next_cursor', 'has_more');
+  }
+  if (Object.keys(properties).length === 0) return undefined;
+  return { type: 'object', properties, required: required.length ? required : undefined, additionalProperties: true };
+}
+
+/** Documents the success envelope `{data: Dto, error: null, meta?}` of a route. */
+export function ApiEnvelope(model: Type<unknown> | null, options: EnvelopeOptions = {}): MethodDecorator {
+  const item = model ? { $ref: getSchemaPath(model) } : { type: 'object', nullable: true };
+  const data = options.isArray || options.paged ? { type: 'array', items: item } : item;
+  const meta = metaSchema(options);
+  const schema = {
+    type: 'object',
+    required: meta && options.paged ? ['data', 'error', 'meta'] : ['data', 'error'],
+    properties: { data, error: NULL_ERROR, ...(meta ? { meta } : {}) },
+  };
+  const decorators = [ApiResponse({ status: options.status ?? 200, description: options.description ?? 'Success', schema })];
+  if (model) decorators.unshift(ApiExtraModels(model));
+  return applyDecorators(...decorators);
+}
+
+const ERROR_CODES_KEY = 'launch:error-codes';
+
+/**
+ * Documents the failure envelopes a route can answer. Codes accumulate across decorators (@Auth
+ * adds its own), and each status lists exactly its codes, so a response with an undocumented code
+ * fails the OpenAPI check of the e2e suites.
+ */
+export function ApiErrors(...codes: ErrorCode[]): MethodDecorator {
+  return (target, key, descriptor) => {
+    const handler = descriptor.value as object;
+    const known: ErrorCode[] = Reflect.getMetadata(ERROR_CODES_KEY, handler) ?? [];
+    const all = [...new Set([...known, ...codes])];
+    Reflect.defineMetadata(ERROR_CODES_KEY, all, handler);
+    const byStatus = new Map<number, ErrorCode[]>();
+    for (const code of all) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
+    const responses = [...byStatus].map(([status, statusCodes]) =>
+      ApiResponse({
+        status,
+        description: statusCodes.join(', '),
+        schema: {
+          allOf: [
+            { $ref: getSchemaPath(ErrorEnvelopeDto) },
+            {
+              type: 'object',
+              properties: { error: { type: 'object', properties: { code: { type: 'string', enum: statusCodes.sort() } } } },
+            },
+          ],
+        },
+      }),
+    );
+    applyDecorators(ApiExtraModels(ErrorEnvelopeDto, ErrorObjectDto), ...responses)(target, key, descriptor);
+  };
+}

@@ -1,0 +1,98 @@
+import { HttpException, Logger } from '@nestjs/common';
+import { ApiError } from '../errors/api-error';
+import { ERRORS, ErrorCode } from '../errors/error-catalog';
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  remediation: string;
+  doc_url?: string;
+  param?: string;
+  request_id: string;
+}
+
+export interface ErrorResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: { data: null; error: ErrorBody };
+}
+
+/** A response recorded earlier (an idempotent replay), written back byte for byte. */
+export class StoredResponse {
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    readonly body: unknown,
+  ) {}
+}
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  message?: string;
+}
+
+const logger = new Logger('Errors');
+
+/** body-parser and raw-body errors carry a `type`; they happen before routing. */
+function fromBodyParser(error: BodyParserError): ApiError | null {
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return new ApiError('VALIDATION_ERROR', `The body is not valid JSON: ${error.message}`, { param: 'body' });
+    case 'entity.too.large':
+      return new ApiError('PAYLOAD_TOO_LARGE', 'The body is larger than 1 MB.', { param: 'body' });
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ApiError('VALIDATION_ERROR', 'Send the body as UTF-8 JSON.', { param: 'body' });
+    case 'request.aborted':
+    case 'request.size.invalid':
+      return new ApiError('VALIDATION_ERROR', 'The body was incomplete.', { param: 'body' });
+    default:
+      return null;
+  }
+}
+
+const UNKNOWN_ROUTE_REMEDIATION = 'Check the method and the path against the API reference at /docs.';
+
+function fromHttpException(error: HttpException): ApiError {
+  const status = error.getStatus();
+  if (status === 404) {
+    return new ApiError('NOT_FOUND', 'No such endpoint.', { remediation: UNKNOWN_ROUTE_REMEDIATION });
+  }
+  // Nest turns body-parser's SyntaxError (malformed JSON) into a 400 BadRequestException.
+  if (status === 400 && /JSON/i.test(error.message)) {
+    return new ApiError('VALIDATION_ERROR', `The body is not valid JSON: ${error.message}`, {
+      param: 'body',
+      remediation: 'Send a JSON object with Content-Type: application/json.',
+    });
+  }
+  if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'The body is too large.', { param: 'body' });
+  if (status === 429) return new ApiError('RATE_LIMITED', 'Too many requests.');
+  if (status >= 400 && status < 500) return new ApiError('VALIDATION_ERROR', error.message);
+  return new ApiError('INTERNAL_ERROR', 'Something went wrong on our side.', { cause: error });
+}
+
+/** Maps any thrown value to an ApiError; unknown errors become INTERNAL_ERROR and are logged once. */
+export function toApiError(error: unknown, requestId: string): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof HttpException) return fromHttpException(error);
+  const parserError = error && typeof error === 'object' ? fromBodyParser(error as BodyParserError) : null;
+  if (parserError) return parserError;
+  logger.error({ err: error, request_id: requestId }, 'Unhandled error');
+  return new ApiError('INTERNAL_ERROR', 'Something went wrong on our side.', { cause: error });
+}
+
+/** The one place the failure envelope is built; the filter and the idempotency store both use it. */
+export function toErrorResponse(error: unknown, requestId: string): ErrorResponse {
+  const apiError = toApiError(error, requestId);
+  const body: ErrorBody = {
+    code: apiError.code,
+    message: apiError.message,
+    remediation: apiError.remediation,
+    request_id: requestId,
+  };
+  const docUrl = (ERRORS[apiError.code] as { docUrl?: string }).docUrl;
+  if (docUrl) body.doc_url = docUrl;
+  if (apiError.param !== undefined) body.param = apiError.param;
+  return { status: apiError.status, headers: apiError.headers, body: { data: null, error: body } };
+}

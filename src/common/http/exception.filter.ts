@@ -1,0 +1,28 @@
+import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { requestIdOf } from './request-context';
+import { REQUEST_ID_HEADER } from './request-id.middleware';
+import { StoredResponse, toErrorResponse } from './error-response';
+
+/** The one writer of the failure envelope, for every error: ours, validation, parsing, routing, unknown. */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    writeError(exception, http.getRequest<Request>(), http.getResponse<Response>());
+  }
+}
+
+export function writeError(exception: unknown, req: Request, res: Response): void {
+  if (res.headersSent) return;
+  if (exception instanceof StoredResponse) {
+    res.status(exception.status).set(exception.headers).json(exception.body);
+    return;
+  }
+  const requestId = requestIdOf(req);
+  const { status, headers, body } = toErrorResponse(exception, requestId);
+  res
+    .status(status)
+    .set({ ...headers, [REQUEST_ID_HEADER]: requestId })
+    .json(body);
+}

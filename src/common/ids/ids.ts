@@ -1,0 +1,38 @@
+import { ulid } from 'ulid';
+
+/**
+ * Every id the service hands out is a fixed prefix, an underscore and a 26-character ULID
+ * (uppercase Crockford base32). ULIDs sort by creation time, so "newest first" is "id descending".
+ */
+export const ID_PREFIXES = {
+  project: 'prj',
+  account: 'acct',
+  apiKey: 'key',
+  changelogEntry: 'ce',
+  changelogSubscriber: 'sub',
+  waitlistSignup: 'ws',
+  notification: 'ntf',
+  event: 'evt',
+  request: 'req',
+  contact: 'ct',
+  feedback: 'fb',
+  mail: 'mail',
+  webhookEndpoint: 'we',
+  webhookDelivery: 'whd',
+} as const;
+
+export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];
+
+const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}';
+
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${ulid()}`;
+}
+
+export function idPattern(prefix: IdPrefix): RegExp {
+  return new RegExp(`^${prefix}_${ULID_PATTERN}$`);
+}
+
+export function isId(prefix: IdPrefix, value: unknown): value is string {
+  return typeof value === 'string' && idPattern(prefix).test(value);
+}

@@ -1,0 +1,107 @@
+import { plainToInstance } from 'class-transformer';
+import { ValidationError, validateSync } from 'class-validator';
+import { resolve } from 'node:path';
+import { parseDurationList } from './durations';
+import { Env } from './env';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** The typed, frozen configuration every module reads. Built once from the environment. */
+export interface AppConfig {
+  readonly port: number;
+  /** Null means the embedded database; main.ts starts it and fills `databaseUrl` before boot. */
+  readonly databaseUrl: string | null;
+  readonly embeddedDatabase: boolean;
+  readonly dataDir: string;
+  readonly redisUrl: string | null;
+  readonly publicBaseUrl: string;
+  readonly cdnUrl: string;
+  readonly jwt: { readonly jwksUrl: string; readonly issuer: string | null } | null;
+  readonly encryptionKey: Buffer | null;
+  readonly smtpUrl: string | null;
+  readonly mailFrom: string;
+  readonly turnstile: { readonly secret: string | null; readonly verifyUrl: string };
+  readonly webhooks: { readonly retryDelaysMs: readonly number[]; readonly timeoutMs: number; readonly allowInsecureUrls: boolean };
+  readonly logLevel: LogLevel;
+  /** The operator CLI logs to stderr so its stdout stays one JSON object. */
+  readonly logToStderr: boolean;
+  readonly workers: boolean;
+  readonly trustProxy: boolean | number;
+  readonly queuePrefix: string;
+  /** Set when WEBHOOK_ALLOW_INSECURE_URLS is on: logged as a warning at start. */
+  readonly insecureWebhookWarning: string | null;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const SECRET_VARIABLES = new Set(['DATABASE_URL', 'REDIS_URL', 'ENCRYPTION_KEY', 'SMTP_URL', 'TURNSTILE_SECRET']);
+
+function describeProblems(errors: ValidationError[], raw: Record<string, string | undefined>): string[] {
+  return errors.map((error) => {
+    const shown = SECRET_VARIABLES.has(error.property) ? '(hidden)' : JSON.stringify(raw[error.property]);
+    const reasons = Object.values(error.constraints ?? {}).map((reason) => reason.replace(`${error.property} `, ''));
+    return `${error.property} ${reasons.join('; ')} (got ${shown})`;
+  });
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  return Number(value);
+}
+
+/** Reads only the variables of CONTRACT.md (plus TRUST_PROXY, WORKERS, QUEUE_PREFIX); empty strings count as unset. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
+  const raw: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(source)) if (value !== undefined && value !== '') raw[key] = value;
+  const env = plainToInstance(Env, raw, { excludeExtraneousValues: false });
+  const errors = validateSync(env, { whitelist: false, forbidUnknownValues: false });
+  if (errors.length > 0) throw new ConfigError(describeProblems(errors, raw));
+
+  const port = env.PORT ?? 3000;
+  const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const config: AppConfig = {
+    port,
+    databaseUrl: env.DATABASE_URL ?? null,
+    embeddedDatabase: env.DATABASE_URL === undefined,
+    dataDir: resolve(env.DATA_DIR ?? './.data'),
+    redisUrl: env.REDIS_URL ?? null,
+    publicBaseUrl,
+    cdnUrl: (env.CDN_URL ?? publicBaseUrl).replace(/\/+$/, ''),
+    jwt: env.JWT_JWKS_URL ? { jwksUrl: env.JWT_JWKS_URL, issuer: env.JWT_ISSUER ?? null } : null,
+    encryptionKey: env.ENCRYPTION_KEY ? Buffer.from(env.ENCRYPTION_KEY, 'base64') : null,
+    smtpUrl: env.SMTP_URL ?? null,
+    mailFrom: env.MAIL_FROM ?? 'Launch Service <no-reply@localhost>',
+    turnstile: {
+      secret: env.TURNSTILE_SECRET ?? null,
+      verifyUrl: env.TURNSTILE_VERIFY_URL ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    },
+    webhooks: {
+      retryDelaysMs: parseDurationList(env.WEBHOOK_RETRY_DELAYS ?? '1m,5m,30m,2h,6h') ?? [],
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 10_000,
+      allowInsecureUrls: env.WEBHOOK_ALLOW_INSECURE_URLS === 'true',
+    },
+    logLevel: (env.LOG_LEVEL ?? 'info') as LogLevel,
+    logToStderr: false,
+    workers: env.WORKERS !== 'off',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    queuePrefix: env.QUEUE_PREFIX ?? 'launch',
+    insecureWebhookWarning:
+      env.WEBHOOK_ALLOW_INSECURE_URLS === 'true'
+        ? 'WEBHOOK_ALLOW_INSECURE_URLS is on: webhook URLs may be http://, loopback or private addresses. For development and tests only.'
+        : null,
+  };
+  return Object.freeze(config);
+}
+
+/** The embedded database is started before the app; this records its address in the config. */
+export function withDatabaseUrl(config: AppConfig, databaseUrl: string): AppConfig {
+  return Object.freeze({ ...config, databaseUrl });
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,139 @@
+import { Transform } from 'class-transformer';
+import {
+  IsBooleanString,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  Validate,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
+} from 'class-validator';
+import { parseDurationList } from './durations';
+
+@ValidatorConstraint({ name: 'durationList' })
+class DurationListConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && parseDurationList(value) !== null;
+  }
+  defaultMessage(): string {
+    return 'must be a comma-separated list of durations such as "1m,5m,30m,2h,6h" (units ms, s, m, h, d)';
+  }
+}
+
+@ValidatorConstraint({ name: 'base64Key32' })
+class Base64Key32Constraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && Buffer.from(value, 'base64').length === 32;
+  }
+  defaultMessage(): string {
+    return 'must be 32 bytes encoded as base64 (for example: openssl rand -base64 32)';
+  }
+}
+
+const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+
+/**
+ * The environment variables of CONTRACT.md, validated once at start. Unset variables keep their
+ * documented defaults (applied in app-config.ts); a set but malformed one stops the process with a
+ * message naming every bad variable.
+ */
+export class Env {
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT?: number;
+
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgres:// or postgresql:// URL' })
+  DATABASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  DATA_DIR?: string;
+
+  @IsOptional()
+  @Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
+
+  @IsOptional()
+  @IsUrl(URL_OPTIONS, { message: 'must be an absolute http(s) URL' })
+  PUBLIC_BASE_URL?: string;
+
+  @IsOptional()
+  @IsUrl(URL_OPTIONS, { message: 'must be an absolute http(s) URL' })
+  CDN_URL?: string;
+
+  @IsOptional()
+  @IsUrl(URL_OPTIONS, { message: 'must be an absolute http(s) URL of a JSON Web Key Set' })
+  JWT_JWKS_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  JWT_ISSUER?: string;
+
+  @IsOptional()
+  @Validate(Base64Key32Constraint)
+  ENCRYPTION_KEY?: string;
+
+  @IsOptional()
+  @Matches(/^smtps?:\/\/.+/, { message: 'must be an smtp:// or smtps:// URL' })
+  SMTP_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(3)
+  MAIL_FROM?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  TURNSTILE_SECRET?: string;
+
+  @IsOptional()
+  @IsUrl(URL_OPTIONS, { message: 'must be an absolute http(s) URL' })
+  TURNSTILE_VERIFY_URL?: string;
+
+  @IsOptional()
+  @Validate(DurationListConstraint)
+  WEBHOOK_RETRY_DELAYS?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  WEBHOOK_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @IsBooleanString({ message: 'must be true or false' })
+  WEBHOOK_ALLOW_INSECURE_URLS?: string;
+
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL?: string;
+
+  @IsOptional()
+  @IsIn(['on', 'off'])
+  WORKERS?: string;
+
+  /** Number of proxy hops to trust for the client IP (X-Forwarded-For), or true/false. */
+  @IsOptional()
+  @Matches(/^(true|false|\d{1,2})$/, { message: 'must be true, false or a hop count' })
+  TRUST_PROXY?: string;
+
+  /** Namespace for queue and rate-limit keys in Redis, so several deployments can share one Redis. */
+  @IsOptional()
+  @Matches(/^[a-z0-9_-]{1,40}$/, { message: 'must be 1 to 40 lowercase letters, digits, _ or -' })
+  QUEUE_PREFIX?: string;
+}

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Clock } from '../common/clock/clock';
+import { newId } from '../common/ids/ids';
+import { EventEntity } from './entities/event.entity';
+import { EVENT_CATALOG, EventType, fieldMismatch } from './event-catalog';
+
+export interface RecordedEvent {
+  id: string;
+  projectId: string;
+  type: EventType;
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/** Called inside the same transaction for each recorded event, e.g. to plan webhook deliveries. */
+export type OutboxListener = (em: EntityManager, event: RecordedEvent) => Promise<void>;
+
+/**
+ * Writes events in the transaction of the change they describe (the outbox pattern). Modules that
+ * act on events (webhook deliveries) register a listener that adds their rows in that same
+ * transaction; nothing leaves the process before commit.
+ */
+@Injectable()
+export class OutboxService {
+  private readonly listeners: OutboxListener[] = [];
+
+  constructor(private readonly clock: Clock) {}
+
+  addListener(listener: OutboxListener): void {
+    this.listeners.push(listener);
+  }
+
+  async record(em: EntityManager, projectId: string, type: EventType, data: Record<string, unknown>): Promise<RecordedEvent> {
+    const { extra, missing } = fieldMismatch(type, data);
+    if (extra.length > 0 || missing.length > 0) {
+      throw new Error(
+        `Event ${type} data does not match the catalog (extra: ${extra.join(', ') || '-'}; missing: ${missing.join(', ') || '-'})`,
+      );
+    }
+    const event: RecordedEvent = { id: newId('evt'), projectId, type, data, createdAt: this.clock.now() };
+    const row = Object.assign(new EventEntity(), { id: event.id, projectId, type, data, createdAt: event.createdAt });
+    await em.getRepository(EventEntity).save(row);
+    for (const listener of this.listeners) await listener(em, event);
+    return event;
+  }
+
+  /** The envelope a receiver gets (spec: Events → Envelope). */
+  static envelope(event: RecordedEvent): {
+    id: string;
+    type: EventType;
+    created_at: string;
+    project_id: string;
+    data: Record<string, unknown>;
+  } {
+    return { id: event.id, type: event.type, created_at: event.createdAt.toISOString(), project_id: event.projectId, data: event.data };
+  }
+
+  static describe(type: EventType): string {
+    return EVENT_CATALOG[type].description;
+  }
+}

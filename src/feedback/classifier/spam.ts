@@ -1,0 +1,103 @@
+import { compileEntries } from './patterns';
+import { SPAM_LEXICON } from './lexicon-spam';
+import { URL_PATTERN, canonicalize, foldText } from './normalize';
+
+/**
+ * Spam is decided before intent scoring and overrides any category hint:
+ * junk text tells us nothing about the user's intent, so no prior should
+ * rescue it.
+ */
+export interface SpamVerdict {
+  readonly isSpam: boolean;
+  /** 0..1; structural junk (mashing, repeats, bare links) is near-certain. */
+  readonly strength: number;
+}
+
+const SPAM_ENTRIES = compileEntries(SPAM_LEXICON);
+const LEXICAL_THRESHOLD = 4;
+
+// Runs of adjacent keys on common layouts (QWERTY, QWERTZ, AZERTY).
+const KEYBOARD_ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm', 'qwertzuiop', 'yxcvbnm', 'azertyuiop', 'qsdfghjklm', 'wxcvbn'];
+const KEYBOARD_RUNS = buildKeyboardRuns(4);
+
+function buildKeyboardRuns(length: number): ReadonlySet<string> {
+  const runs = new Set<string>();
+  for (const row of KEYBOARD_ROWS) {
+    const reversed = [...row].reverse().join('');
+    for (const line of [row, reversed]) {
+      for (let i = 0; i + length <= line.length; i += 1) runs.add(line.slice(i, i + length));
+    }
+  }
+  return runs;
+}
+
+function hasKeyboardRun(word: string): boolean {
+  for (let i = 0; i + 4 <= word.length; i += 1) {
+    if (KEYBOARD_RUNS.has(word.slice(i, i + 4))) return true;
+  }
+  return false;
+}
+
+/** A "word" nobody would type on purpose: keyboard runs, no vowels, stutters. */
+function isMashedWord(word: string): boolean {
+  if (word.length < 4) return false;
+  if (/^(.)\1+$/.test(word) || /^(.{1,4})\1{2,}$/.test(word)) return true;
+  if (word.length >= 5 && !/[aeiouy]/.test(word)) return true;
+  return hasKeyboardRun(word);
+}
+
+function isKeyboardMashing(words: readonly string[]): boolean {
+  const letters = words.reduce((sum, word) => sum + word.length, 0);
+  if (letters === 0) return false;
+  const mashed = words.filter(isMashedWord).reduce((sum, word) => sum + word.length, 0);
+  return mashed / letters >= 0.6;
+}
+
+/** The same few tokens repeated over and over ("lol lol lol ..."). */
+function isRepetitive(words: readonly string[]): boolean {
+  if (words.length < 6) return false;
+  return new Set(words).size / words.length <= 0.25;
+}
+
+/**
+ * Text that is only punctuation/symbols, or one character held down. Emoji
+ * are exempt: "👍👍👍" is terse, but it is a genuine reaction.
+ */
+function isSymbolNoise(text: string): boolean {
+  const compact = text.replace(/\s+/g, '');
+  if (compact.length < 5 || /\p{Extended_Pictographic}/u.test(compact)) return false;
+  if (/^(.)\1+$/u.test(compact)) return true;
+  return !/[\p{L}\p{N}]/u.test(compact);
+}
+
+function structuralJunk(text: string, urlCount: number): boolean {
+  const withoutUrls = foldText(text).replace(URL_PATTERN, ' ');
+  const words = withoutUrls.match(/[a-z]+/g) ?? [];
+  if (urlCount > 0 && words.join('').length < 5) return true;
+  return isSymbolNoise(text) || isKeyboardMashing(words) || isRepetitive(words);
+}
+
+function urlScore(urlCount: number): number {
+  if (urlCount >= 3) return 5;
+  if (urlCount === 2) return 3;
+  return urlCount === 1 ? 1 : 0;
+}
+
+function lexicalScore(text: string): number {
+  const canonical = canonicalize(text);
+  let score = /\d+\s?%\s?off\b/i.test(text) ? 1.5 : 0;
+  for (const entry of SPAM_ENTRIES) {
+    // search() ignores the global flag's lastIndex, keeping this stateless.
+    if (canonical.search(entry.regex) !== -1) score += entry.weight;
+  }
+  return score;
+}
+
+/** Decides whether the text is junk; see SpamVerdict. */
+export function detectSpam(text: string): SpamVerdict {
+  const urlCount = (foldText(text).match(URL_PATTERN) ?? []).length;
+  if (structuralJunk(text, urlCount)) return { isSpam: true, strength: 0.97 };
+  const score = lexicalScore(text) + urlScore(urlCount);
+  if (score < LEXICAL_THRESHOLD) return { isSpam: false, strength: 0 };
+  return { isSpam: true, strength: Math.min(0.99, 0.5 + score * 0.05) };
+}

@@ -1,0 +1,82 @@
+import { CallHandler, ExecutionContext, HttpStatus, Injectable, NestInterceptor } from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { Observable, catchError, from, mergeMap } from 'rxjs';
+import { ApiError } from '../common/errors/api-error';
+import { StoredResponse, toErrorResponse } from '../common/http/error-response';
+import { callerOf, requestIdOf } from '../common/http/request-context';
+import { REQUEST_ID_HEADER } from '../common/http/request-id.middleware';
+import { IdempotencyStore } from './idempotency.store';
+import { isValidIdempotencyKey, requestFingerprint } from './idempotency-key';
+import { IDEMPOTENCY_HEADER, IDEMPOTENT } from './idempotent.decorator';
+
+// Outcomes that a retry may change are not replayed: a fixed body, a later moment, a healthy server.
+function isReplayable(status: number, code?: string): boolean {
+  if (status >= 500 || status === 429) return false;
+  return code !== 'VALIDATION_ERROR';
+}
+
+/**
+ * Runs outside the envelope interceptor, so what it stores is the exact body the client got. A
+ * replay is written by the exception filter from the stored status, headers and body.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly store: IdempotencyStore,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http' || !this.reflector.get<boolean>(IDEMPOTENT, context.getHandler())) return next.handle();
+    const req = context.switchToHttp().getRequest<Request>();
+    const key = req.headers[IDEMPOTENCY_HEADER.toLowerCase()];
+    if (key === undefined) return next.handle();
+    if (typeof key !== 'string' || !isValidIdempotencyKey(key)) {
+      throw new ApiError('VALIDATION_ERROR', 'Idempotency-Key must be 1 to 80 printable ASCII characters.', { param: IDEMPOTENCY_HEADER });
+    }
+    const scope = callerOf(req).credentialId;
+    if (!scope) return next.handle();
+    const successStatus: number =
+      this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) ?? (req.method === 'POST' ? HttpStatus.CREATED : HttpStatus.OK);
+    return from(this.store.claim(scope, key, requestFingerprint(req.method, req.originalUrl, req.body))).pipe(
+      mergeMap((claim) => {
+        if (claim.kind === 'replay') {
+          throw new StoredResponse(claim.status, { ...claim.headers, 'Idempotent-Replayed': 'true' }, claim.body);
+        }
+        if (claim.kind === 'conflict') throw this.conflict(claim.reason);
+        return this.runAndRecord(next, req, context.switchToHttp().getResponse<Response>(), scope, key, successStatus);
+      }),
+    );
+  }
+
+  private runAndRecord(next: CallHandler, req: Request, res: Response, scope: string, key: string, status: number): Observable<unknown> {
+    const headersOf = (extra: Record<string, string>) => ({ ...extra, [REQUEST_ID_HEADER]: requestIdOf(req) });
+    return next.handle().pipe(
+      mergeMap(async (body) => {
+        const location = res.getHeader('Location');
+        await this.store.complete(scope, key, status, headersOf(location ? { Location: String(location) } : {}), body);
+        return body;
+      }),
+      catchError(async (error: unknown) => {
+        // Unexpected errors are 500s: never replayed, and logged once by the filter, not here.
+        if (error instanceof ApiError && isReplayable(error.status, error.code)) {
+          const response = toErrorResponse(error, requestIdOf(req));
+          await this.store.complete(scope, key, response.status, headersOf(response.headers), response.body);
+        } else {
+          await this.store.release(scope, key);
+        }
+        throw error;
+      }),
+    );
+  }
+
+  private conflict(reason: 'different_body' | 'in_progress'): ApiError {
+    const message =
+      reason === 'different_body'
+        ? 'This Idempotency-Key was already used with a different request body.'
+        : 'A request with this Idempotency-Key is still being processed.';
+    return new ApiError('IDEMPOTENCY_CONFLICT', message, { param: IDEMPOTENCY_HEADER });
+  }
+}

@@ -1,0 +1,39 @@
+import { DataSource } from 'typeorm';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+import { SnakeNamingStrategy } from './snake-naming-strategy';
+
+// Any fixed number: the advisory lock that lets one process at a time run migrations.
+const MIGRATION_LOCK_ID = 7_311_402;
+
+export function createDataSource(url: string, poolSize = 10): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    namingStrategy: new SnakeNamingStrategy(),
+    synchronize: false,
+    migrationsRun: false,
+    installExtensions: false,
+    logging: false,
+    extra: { max: poolSize },
+  });
+}
+
+/**
+ * Applies pending migrations. Several API processes may start at once against one PostgreSQL;
+ * the advisory lock makes the others wait and then find nothing left to do.
+ */
+export async function runMigrations(dataSource: DataSource): Promise<string[]> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    return applied.map((migration) => migration.name);
+  } finally {
+    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
+    await runner.release();
+  }
+}

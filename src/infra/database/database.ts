@@ -1,0 +1,63 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+
+type AfterCommit = () => void | Promise<void>;
+
+const afterCommitHooks = new WeakMap<EntityManager, AfterCommit[]>();
+const migrationsAppliedAtStart = new WeakMap<DataSource, string[]>();
+
+export function recordAppliedMigrations(dataSource: DataSource, names: string[]): void {
+  migrationsAppliedAtStart.set(dataSource, names);
+}
+
+/**
+ * Registers work that must only happen once the transaction of `em` has committed, such as waking a
+ * queue worker for an outbox row. Outside a transaction started by `Database.transaction` the
+ * callback runs at once.
+ */
+export function afterCommit(em: EntityManager, callback: AfterCommit): void {
+  const hooks = afterCommitHooks.get(em);
+  if (hooks) hooks.push(callback);
+  else
+    void Promise.resolve()
+      .then(callback)
+      .catch((error) => new Logger('Database').warn(`after-commit hook failed: ${error}`));
+}
+
+/**
+ * The one way services open transactions. One use case, one transaction: helpers receive the
+ * `EntityManager` and never open their own. Hooks registered with `afterCommit` run after COMMIT
+ * and never after a rollback.
+ */
+@Injectable()
+export class Database {
+  private readonly logger = new Logger(Database.name);
+
+  constructor(readonly dataSource: DataSource) {}
+
+  /** The migrations this process applied when it started. */
+  get appliedMigrations(): string[] {
+    return migrationsAppliedAtStart.get(this.dataSource) ?? [];
+  }
+
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  async transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    const hooks: AfterCommit[] = [];
+    const result = await this.dataSource.transaction(async (em) => {
+      afterCommitHooks.set(em, hooks);
+      return work(em);
+    });
+    for (const hook of hooks) {
+      try {
+        await hook();
+      } catch (error) {
+        // The data is committed; a failed wake-up is repaired by the sweeper.
+        this.logger.warn(`after-commit hook failed: ${(error as Error).message}`);
+      }
+    }
+    return result;
+  }
+}

@@ -1,0 +1,72 @@
+import { Logger } from '@nestjs/common';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { guardExtendedProtocol } from './pglite-protocol-guard';
+
+export interface EmbeddedPostgres {
+  /** A postgres:// URL on a loopback port; TypeORM, pg and BullMQ connect to it unchanged. */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedPostgresOptions {
+  /** A folder for the data files, or 'memory' for a throwaway database (tests). */
+  readonly dataDir: string | 'memory';
+  readonly maxConnections?: number;
+}
+
+const LOCK_FILE = 'embedded.lock';
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** One process at a time may open the data folder; a second PGlite on the same files corrupts them. */
+function claimDataDir(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const lockPath = join(dataDir, LOCK_FILE);
+  if (existsSync(lockPath)) {
+    const holder = Number(JSON.parse(readFileSync(lockPath, 'utf8')).pid);
+    if (holder !== process.pid && processIsAlive(holder)) {
+      throw new Error(
+        `The embedded database in ${dataDir} is in use by process ${holder}. Stop that process first, or set DATABASE_URL to share a PostgreSQL server.`,
+      );
+    }
+  }
+  writeFileSync(lockPath, JSON.stringify({ pid: process.pid }));
+  return () => rmSync(lockPath, { force: true });
+}
+
+/**
+ * Runs PostgreSQL in-process (PGlite, PostgreSQL compiled to WebAssembly) and serves it on a
+ * loopback socket, so the embedded mode uses the same driver, migrations and SQL as production.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+  const inMemory = options.dataDir === 'memory';
+  const release = inMemory ? () => undefined : claimDataDir(options.dataDir);
+  const db = await PGlite.create({ dataDir: inMemory ? 'memory://' : join(options.dataDir, 'pg') });
+  const server = new PGLiteSocketServer({
+    db: guardExtendedProtocol(db),
+    host: '127.0.0.1',
+    port: 0,
+    maxConnections: options.maxConnections ?? 64,
+  });
+  await server.start();
+  const url = `postgres://postgres@${server.getServerConn()}/postgres`;
+  new Logger('EmbeddedPostgres').log(`Embedded PostgreSQL ${inMemory ? 'in memory' : `in ${options.dataDir}`} at ${url}`);
+  return {
+    url,
+    async stop() {
+      await server.stop();
+      await db.close();
+      release();
+    },
+  };
+}

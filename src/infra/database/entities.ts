@@ -1,0 +1,21 @@
+import { AccountEntity } from '../../auth/entities/account.entity';
+import { ApiKeyEntity } from '../../auth/entities/api-key.entity';
+import { ContactEntity } from '../../contacts/entities/contact.entity';
+import { EventEntity } from '../../events/entities/event.entity';
+import { IdempotencyRecordEntity } from '../../idempotency/entities/idempotency-record.entity';
+import { ProjectEntity } from '../../projects/entities/project.entity';
+import { MailMessageEntity } from '../mail/entities/mail-message.entity';
+
+/**
+ * Every entity of the service. One explicit list, so the app, the CLI and the migration generator
+ * see the same schema, and the drift test compares it with the migrations.
+ */
+export const ENTITIES = [
+  AccountEntity,
+  ApiKeyEntity,
+  ContactEntity,
+  EventEntity,
+  IdempotencyRecordEntity,
+  MailMessageEntity,
+  ProjectEntity,
+];

@@ -1,0 +1,61 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { ProjectEntity } from '../../../projects/entities/project.entity';
+
+/**
+ * pending: waiting to be sent; sent: accepted by the SMTP server; logged: no SMTP_URL, so written
+ * to the log and kept here; failed: gave up after the last attempt.
+ */
+export type MailStatus = 'pending' | 'sent' | 'logged' | 'failed';
+
+/** Every email the service writes, stored first and sent by a job: the mail outbox. */
+@Entity({ name: 'mail_messages' })
+@Index('ix_mail_messages_due', ['status', 'nextAttemptAt'])
+export class MailMessageEntity {
+  @PrimaryColumn({ type: 'varchar', length: 32 })
+  id: string;
+
+  @Index('ix_mail_messages_project')
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  projectId: string | null;
+
+  @ManyToOne(() => ProjectEntity, { onDelete: 'CASCADE', nullable: true })
+  @JoinColumn({ name: 'project_id', foreignKeyConstraintName: 'fk_mail_messages_project' })
+  project?: ProjectEntity;
+  /** What the email is for, such as "account.welcome" or "waitlist.confirmation". */
+  @Column({ type: 'varchar', length: 64 })
+  kind: string;
+
+  @Column({ type: 'varchar', length: 254 })
+  recipient: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  subject: string;
+
+  @Column({ type: 'text' })
+  textBody: string;
+
+  @Column({ type: 'text', nullable: true })
+  htmlBody: string | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: MailStatus;
+
+  @Column({ type: 'int', default: 0 })
+  attempts: number;
+
+  @Column({ type: 'timestamptz' })
+  nextAttemptAt: Date;
+
+  /** A worker's lease on the row; the sweeper leaves leased rows alone. */
+  @Column({ type: 'timestamptz', nullable: true })
+  lockedUntil: Date | null;
+
+  @Column({ type: 'text', nullable: true })
+  lastError: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  sentAt: Date | null;
+
+  @Column({ type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,25 @@
+/**
+ * Every background job, in one table: its queue and how often BullMQ retries it after a crash.
+ * Payloads carry ids only; the handler reloads the row, so a retry sees fresh state. Retry
+ * schedules the spec fixes (emails, webhook deliveries) live in the rows themselves
+ * (`next_attempt_at`), not in BullMQ attempts.
+ *
+ * Each job has exactly one `@OnJob(name)` handler, or the application refuses to start.
+ */
+export const JOBS = {
+  'mail.send': { queue: 'mail', attempts: 3 },
+} as const satisfies Record<string, JobDefinition>;
+
+export interface JobDefinition {
+  readonly queue: string;
+  readonly attempts: number;
+}
+
+export type JobName = keyof typeof JOBS;
+
+/** The payload of each job: ids only. */
+export interface JobPayloads {
+  'mail.send': { mail_id: string };
+}
+
+export const QUEUE_NAMES = [...new Set(Object.values(JOBS).map((job) => job.queue))];

@@ -1,0 +1,44 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { AccountEntity } from '../../auth/entities/account.entity';
+import type { PlanName } from '../plans';
+
+/** Per-project switches. Stored as one JSON document so modules can add theirs without a migration. */
+export interface ProjectSettings {
+  /** Identity verification for bell reads (spec: Notification identity verification). */
+  require_user_hash: boolean;
+}
+
+export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = { require_user_hash: true };
+
+@Entity({ name: 'projects' })
+export class ProjectEntity {
+  @PrimaryColumn({ type: 'varchar', length: 32 })
+  id: string;
+
+  @Index('ix_projects_account_id')
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  accountId: string | null;
+
+  @ManyToOne(() => AccountEntity, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'fk_projects_account' })
+  account?: AccountEntity;
+
+  @Index('uq_projects_slug', { unique: true })
+  @Column({ type: 'varchar', length: 40 })
+  slug: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  name: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  plan: PlanName;
+
+  @Column({ type: 'jsonb', default: () => `'{}'::jsonb` })
+  settings: ProjectSettings;
+
+  @Column({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ type: 'timestamptz' })
+  updatedAt: Date;
+}

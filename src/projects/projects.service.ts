@@ -1,0 +1,117 @@
+import { Injectable } from '@nestjs/common';
+import { Subject } from 'rxjs';
+import { EntityManager } from 'typeorm';
+import { Clock } from '../common/clock/clock';
+import { ApiError } from '../common/errors/api-error';
+import { newId } from '../common/ids/ids';
+import { Database } from '../infra/database/database';
+import { isUniqueViolation } from '../infra/database/postgres-errors';
+import { DEFAULT_PROJECT_SETTINGS, ProjectEntity, ProjectSettings } from './entities/project.entity';
+import { PlanName } from './plans';
+import { ProjectRef, toProjectRef } from './project-ref';
+import { RESERVED_SLUGS, isValidSlug, slugFromName, withRandomSuffix } from './slugs';
+
+export interface CreateProjectInput {
+  name: string;
+  plan: PlanName;
+  /** Given: must be free, else SLUG_TAKEN. Omitted: derived from the name, suffixed on collision. */
+  slug?: string;
+  accountId?: string | null;
+  settings?: Partial<ProjectSettings>;
+}
+
+const SLUG_ATTEMPTS = 5;
+
+/**
+ * Projects are the tenants. A project's plan decides its limits (plans.ts). Changes are announced
+ * on `changes` so caches keyed by project (the API key cache) drop stale copies at once.
+ */
+@Injectable()
+export class ProjectsService {
+  readonly changes = new Subject<string>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  async createProject(em: EntityManager, input: CreateProjectInput): Promise<ProjectRef> {
+    if (input.slug !== undefined && !isValidSlug(input.slug)) {
+      throw new ApiError('INVALID_SLUG', `"${input.slug}" is not a valid slug.`, { param: 'slug' });
+    }
+    if (input.slug !== undefined && RESERVED_SLUGS.has(input.slug)) {
+      throw new ApiError('SLUG_TAKEN', `The slug "${input.slug}" is reserved.`, { param: 'slug' });
+    }
+    const base = input.slug ?? slugFromName(input.name);
+    for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt += 1) {
+      const slug = attempt === 0 && !RESERVED_SLUGS.has(base) ? base : withRandomSuffix(base);
+      const row = this.newProjectRow(input, slug);
+      // A savepoint keeps the caller's transaction usable when the slug is taken.
+      const inserted = await this.insertUnlessSlugTaken(em, row);
+      if (inserted) return toProjectRef(row);
+      if (input.slug !== undefined) {
+        throw new ApiError('SLUG_TAKEN', `The slug "${input.slug}" is already in use.`, { param: 'slug' });
+      }
+    }
+    throw new ApiError('SLUG_TAKEN', 'Could not find a free slug for this name; pass one explicitly.', { param: 'slug' });
+  }
+
+  async setPlan(projectId: string, plan: PlanName): Promise<ProjectRef> {
+    const project = await this.db.transaction(async (em) => {
+      const row = await em.findOne(ProjectEntity, { where: { id: projectId }, lock: { mode: 'pessimistic_write' } });
+      if (!row) throw new ApiError('NOT_FOUND', `No project ${projectId}.`, { param: 'project' });
+      row.plan = plan;
+      row.updatedAt = this.clock.now();
+      await em.save(row);
+      return toProjectRef(row);
+    });
+    this.changes.next(projectId);
+    return project;
+  }
+
+  async findById(projectId: string): Promise<ProjectRef | null> {
+    const row = await this.db.manager.findOne(ProjectEntity, { where: { id: projectId } });
+    return row ? toProjectRef(row) : null;
+  }
+
+  async findBySlug(slug: string): Promise<ProjectRef | null> {
+    const row = await this.db.manager.findOne(ProjectEntity, { where: { slug } });
+    return row ? toProjectRef(row) : null;
+  }
+
+  async listForAccount(accountId: string): Promise<ProjectRef[]> {
+    const rows = await this.db.manager.find(ProjectEntity, { where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return rows.map(toProjectRef);
+  }
+
+  async countProjects(): Promise<number> {
+    return this.db.manager.count(ProjectEntity);
+  }
+
+  private newProjectRow(input: CreateProjectInput, slug: string): ProjectEntity {
+    const now = this.clock.now();
+    return Object.assign(new ProjectEntity(), {
+      id: newId('prj'),
+      accountId: input.accountId ?? null,
+      slug,
+      name: input.name,
+      plan: input.plan,
+      settings: { ...DEFAULT_PROJECT_SETTINGS, ...input.settings },
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+
+  private async insertUnlessSlugTaken(em: EntityManager, row: ProjectEntity): Promise<boolean> {
+    await em.query('SAVEPOINT project_slug');
+    try {
+      await em.insert(ProjectEntity, row);
+      await em.query('RELEASE SAVEPOINT project_slug');
+      return true;
+    } catch (error) {
+      await em.query('ROLLBACK TO SAVEPOINT project_slug');
+      if (isUniqueViolation(error, 'uq_projects_slug')) return false;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { WithMeta } from '../common/http/reply';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { SetupCheckDto } from './dto/setup-check.dto';
+import { PlanUsage } from './plan-usage';
+import { FEATURES, PLANS, planAllows, planLimit } from './plans';
+import { changelogPublicUrl, upgradeUrl } from './project-links';
+import type { ProjectRef } from './project-ref';
+
+export const IDENTITY_VERIFICATION_WARNING = {
+  code: 'IDENTITY_VERIFICATION_OFF',
+  message:
+    'Identity verification is off: bell reads are answered without user_hash. Create a signing secret and switch require_user_hash on (PATCH /v1/notifications/settings).',
+} as const;
+
+/** Warnings go in `meta`, so `data` keeps exactly the shape of the spec. */
+export function identityVerificationMeta(project: ProjectRef): Record<string, unknown> | null {
+  if (project.settings.require_user_hash) return null;
+  return { identity_verification: 'off', warnings: [IDENTITY_VERIFICATION_WARNING] };
+}
+
+@Injectable()
+export class SetupCheckService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly usage: PlanUsage,
+  ) {}
+
+  async setupCheck(project: ProjectRef): Promise<SetupCheckDto | WithMeta<SetupCheckDto>> {
+    const plan = project.plan;
+    const check: SetupCheckDto = {
+      project_id: project.id,
+      project_slug: project.slug,
+      project_name: project.name,
+      plan,
+      features_enabled: {
+        changelog: planAllows(plan, 'changelog'),
+        waitlist: planAllows(plan, 'waitlist'),
+        feedback: planAllows(plan, 'feedback'),
+        notifications: planAllows(plan, 'notifications'),
+        email_notifications: planAllows(plan, 'email_notifications'),
+        custom_domain: planAllows(plan, 'custom_domain'),
+      },
+      limits: {
+        changelog_entries_remaining: await this.usage.remaining(project, 'changelogPublishedEntries'),
+        subscribers_max: planLimit(plan, 'subscribers'),
+      },
+      plan_details: {
+        description: PLANS[plan].description,
+        locked_features: FEATURES.filter((feature) => !planAllows(plan, feature)),
+        upgrade_url: upgradeUrl(this.config, project),
+        changelog_public_url: changelogPublicUrl(this.config, project),
+      },
+    };
+    const meta = identityVerificationMeta(project);
+    return meta ? new WithMeta(check, meta) : check;
+  }
+}

@@ -1,0 +1,48 @@
+import { randomBase62 } from '../auth/api-key-format';
+
+export const SLUG_PATTERN = /^[a-z0-9-]{1,40}$/;
+
+/** Slugs that would shadow a path of the service or mislead a visitor. */
+export const RESERVED_SLUGS = new Set([
+  'admin',
+  'api',
+  'app',
+  'assets',
+  'billing',
+  'changelog',
+  'dashboard',
+  'docs',
+  'help',
+  'login',
+  'public',
+  'settings',
+  'signup',
+  'static',
+  'status',
+  'support',
+  'v1',
+  'v2',
+  'www',
+]);
+
+export function isValidSlug(slug: string): boolean {
+  return SLUG_PATTERN.test(slug);
+}
+
+/** "My Great App!" → "my-great-app"; empty names fall back to "project". */
+export function slugFromName(name: string): string {
+  const base = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 33)
+    .replace(/-+$/, '');
+  return base || 'project';
+}
+
+/** A generated slug that collided gets a short random suffix, staying within 40 characters. */
+export function withRandomSuffix(slug: string): string {
+  return `${slug.slice(0, 33)}-${randomBase62(6).toLowerCase()}`;
+}

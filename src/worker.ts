@@ -1,0 +1,16 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { closeOnSignals, createContext, prepare } from './bootstrap';
+
+/** Job workers only (deliveries, scheduled publishing, emails, retention), scaled apart from the API. */
+async function worker(): Promise<void> {
+  const { config, embedded } = await prepare({ WORKERS: 'on' });
+  const context = await createContext(config);
+  closeOnSignals(context, embedded);
+  new Logger('Worker').log('Launch Service workers running');
+}
+
+worker().catch((error: unknown) => {
+  process.stderr.write(`Launch Service worker failed to start: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});

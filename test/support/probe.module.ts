@@ -1,0 +1,113 @@
+import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { Auth, CurrentProject } from '../../src/auth/auth.decorator';
+import { ApiError } from '../../src/common/errors/api-error';
+import { newId } from '../../src/common/ids/ids';
+import { OutboxService } from '../../src/events/outbox.service';
+import { Idempotent } from '../../src/idempotency/idempotent.decorator';
+import { Database } from '../../src/infra/database/database';
+import type { ProjectRef } from '../../src/projects/project-ref';
+import { RequiresFeature } from '../../src/projects/requires-feature';
+
+class ProbeInnerDto {
+  @Matches(/^[a-z]+$/)
+  code: string;
+}
+
+class ProbeNestedDto {
+  @ValidateNested()
+  @Type(() => ProbeInnerDto)
+  inner: ProbeInnerDto;
+}
+
+class ProbeThingDto {
+  @IsString()
+  @Length(1, 50)
+  name: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(5000)
+  delay_ms?: number;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ProbeNestedDto)
+  nested?: ProbeNestedDto;
+
+  @IsOptional()
+  @IsIn(['DUPLICATE_SIGNUP', 'VALIDATION_ERROR', 'RATE_LIMITED', 'crash'])
+  fail_with?: string;
+}
+
+class ProbeEventDto {
+  @IsIn(['commit', 'rollback'])
+  outcome: 'commit' | 'rollback';
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Test-only routes that exercise the kernel (idempotency, validation, outbox, rate limit, gates). */
+@Controller('v1/_probe')
+export class ProbeController {
+  static executions = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  @Post('things')
+  @Auth('secret')
+  @Idempotent()
+  async createThing(@Body() body: ProbeThingDto): Promise<{ id: string; name: string; execution: number }> {
+    ProbeController.executions += 1;
+    const execution = ProbeController.executions;
+    if (body.delay_ms) await sleep(body.delay_ms);
+    if (body.fail_with === 'crash') throw new Error('probe crash');
+    if (body.fail_with) throw new ApiError(body.fail_with as 'DUPLICATE_SIGNUP', 'Probe failure', { param: 'fail_with' });
+    return { id: newId('evt'), name: body.name, execution };
+  }
+
+  @Post('browser')
+  @HttpCode(200)
+  @Auth('publishable')
+  browserCall(): { ok: true } {
+    return { ok: true };
+  }
+
+  @Post('public')
+  @HttpCode(200)
+  @Auth('none', { browser: true })
+  publicCall(): { ok: true } {
+    return { ok: true };
+  }
+
+  @Post('gated')
+  @HttpCode(200)
+  @Auth('secret')
+  @RequiresFeature('webhooks')
+  gatedCall(): { ok: true } {
+    return { ok: true };
+  }
+
+  @Post('events')
+  @HttpCode(200)
+  @Auth('secret')
+  async recordEvent(@CurrentProject() project: ProjectRef, @Body() body: ProbeEventDto): Promise<{ event_id: string }> {
+    return this.db.transaction(async (em) => {
+      const event = await this.outbox.record(em, project.id, 'waitlist.signups.invited', {
+        count: 0,
+        invited: [],
+        invited_at: new Date().toISOString(),
+      });
+      if (body.outcome === 'rollback') throw new ApiError('DUPLICATE_SIGNUP', 'Probe rollback');
+      return { event_id: event.id };
+    });
+  }
+}
+
+@Module({ controllers: [ProbeController] })
+export class ProbeModule {}

@@ -1,0 +1,125 @@
+import type { Type } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { ProvisioningService } from '../../src/auth/provisioning.service';
+import { createHttpApp } from '../../src/bootstrap';
+import { AdjustableClock } from '../../src/common/clock/clock';
+import { AppConfig, loadConfig, withDatabaseUrl } from '../../src/config/app-config';
+import { Database } from '../../src/infra/database/database';
+import { startEmbeddedPostgres } from '../../src/infra/database/embedded-postgres';
+import { QueueService } from '../../src/infra/queue/queue.service';
+import { Sweeper } from '../../src/infra/queue/sweeper';
+import type { PlanName } from '../../src/projects/plans';
+import type { ProjectRef } from '../../src/projects/project-ref';
+import { ApiClient } from './api-client';
+import { createTestDatabase, dropTestDatabase } from './test-database';
+
+export interface TestAppOptions {
+  /** Extra environment variables, as an operator would set them. */
+  env?: Record<string, string>;
+  /** Test-only modules, such as the probe module. */
+  imports?: Type<unknown>[];
+}
+
+export interface SeededProject {
+  project: ProjectRef;
+  secretKey: string;
+  publishableKey: string;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The real application on a database of its own: a copy of the migrated template on the
+ * machine's PostgreSQL (DATABASE_URL), or an in-memory embedded PostgreSQL. Queues and rate-limit
+ * counters get a prefix of their own in Redis (REDIS_URL), or run on the database.
+ */
+export class TestApp {
+  readonly api: ApiClient;
+
+  private constructor(
+    readonly app: NestExpressApplication,
+    readonly config: AppConfig,
+    readonly clock: AdjustableClock,
+    private readonly cleanup: () => Promise<void>,
+  ) {
+    this.api = new ApiClient(app.getHttpServer());
+  }
+
+  static async start(options: TestAppOptions = {}): Promise<TestApp> {
+    const prefix = `t_${randomBytes(6).toString('hex')}`;
+    const base = process.env.DATABASE_URL;
+    const database = base ? await createTestDatabase(base) : null;
+    const embedded = database ? null : await startEmbeddedPostgres({ dataDir: 'memory' });
+    const env: Record<string, string | undefined> = {
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      REDIS_URL: process.env.REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      PUBLIC_BASE_URL: 'https://launch.test',
+      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s,1s',
+      ...options.env,
+    };
+    const config = withDatabaseUrl(loadConfig(env), database?.url ?? (embedded as { url: string }).url);
+    const clock = new AdjustableClock();
+    const app = await createHttpApp(config, { clock, imports: options.imports });
+    return new TestApp(app, config, clock, async () => {
+      await app.close();
+      if (base && database) await dropTestDatabase(base, database.name);
+      await embedded?.stop();
+      if (config.redisUrl) await deleteRedisKeys(config.redisUrl, prefix);
+    });
+  }
+
+  get<T>(token: Type<T>): T {
+    return this.app.get(token);
+  }
+
+  get db(): Database {
+    return this.app.get(Database);
+  }
+
+  async seedProject(
+    options: { plan?: PlanName; name?: string; slug?: string; legacyNotifications?: boolean } = {},
+  ): Promise<SeededProject> {
+    const created = await this.get(ProvisioningService).createProjectWithKeys({
+      name: options.name ?? 'Test project',
+      slug: options.slug,
+      plan: options.plan ?? 'free',
+      settings: options.legacyNotifications ? { require_user_hash: false } : undefined,
+    });
+    return { project: created.project, secretKey: created.secretKey, publishableKey: created.publishableKey };
+  }
+
+  /** Runs the sweeper once, then waits until no job is waiting, running or due. */
+  async drainJobs(timeoutMs = 15_000): Promise<void> {
+    const queue = this.get(QueueService);
+    await this.get(Sweeper).runOnce();
+    const deadline = Date.now() + timeoutMs;
+    let idleChecks = 0;
+    while (idleChecks < 2) {
+      if (Date.now() > deadline) throw new Error(`jobs still pending after ${timeoutMs} ms`);
+      idleChecks = (await queue.pendingJobCount()) === 0 ? idleChecks + 1 : 0;
+      await sleep(25);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.cleanup();
+  }
+}
+
+async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
