@@ -16,16 +16,16 @@ export interface CliOutput {
 /** A wrong invocation: printed with the usage line, exit code 2. */
 export class UsageError extends Error {}
 
-type Values = Record<string, string | boolean | undefined>;
+export type Values = Record<string, string | boolean | undefined>;
 
-interface Command {
+export interface Command {
   usage: string;
   options: Record<string, { type: 'string' | 'boolean' }>;
   positionals?: boolean;
   run(context: INestApplicationContext, values: Values, positionals: string[]): Promise<Record<string, unknown>>;
 }
 
-function requireString(values: Values, name: string): string {
+export function requireString(values: Values, name: string): string {
   const value = values[name];
   if (typeof value !== 'string' || value.length === 0) throw new UsageError(`--${name} is required`);
   return value;

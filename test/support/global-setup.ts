@@ -1,21 +1,18 @@
+import { randomBytes } from 'node:crypto';
 import { createDataSource, runMigrations } from '../../src/infra/database/data-source';
-import { TEMPLATE_DATABASE, databaseUrl, withAdminClient } from './test-database';
+import { databaseUrl, withAdminClient } from './test-database';
 
 /**
- * With DATABASE_URL: migrate a template database once; each e2e file then copies it. Leftover
- * databases of an interrupted run are dropped first. Without DATABASE_URL every file starts its own
- * in-memory embedded PostgreSQL, and there is nothing to prepare.
+ * With DATABASE_URL: migrate a template database once for this run; each e2e file then copies it.
+ * Without DATABASE_URL every file starts its own in-memory embedded PostgreSQL instead.
  */
 export default async function globalSetup(): Promise<void> {
   const base = process.env.DATABASE_URL;
   if (!base) return;
-  await withAdminClient(base, async (client) => {
-    const leftovers = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname ~ '^t_[0-9a-f]{12}$'`);
-    for (const { datname } of leftovers.rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
-    await client.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DATABASE} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${TEMPLATE_DATABASE}`);
-  });
-  const dataSource = createDataSource(databaseUrl(base, TEMPLATE_DATABASE), 2);
+  const template = `launch_tpl_${randomBytes(5).toString('hex')}`;
+  process.env.LAUNCH_TEST_TEMPLATE = template;
+  await withAdminClient(base, (client) => client.query(`CREATE DATABASE ${template}`));
+  const dataSource = createDataSource(databaseUrl(base, template), 2);
   await dataSource.initialize();
   await runMigrations(dataSource);
   // A template must have no open connections when it is copied.

@@ -1,7 +1,8 @@
-import { TEMPLATE_DATABASE, withAdminClient } from './test-database';
+import { withAdminClient } from './test-database';
 
 export default async function globalTeardown(): Promise<void> {
   const base = process.env.DATABASE_URL;
-  if (!base) return;
-  await withAdminClient(base, (client) => client.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DATABASE} WITH (FORCE)`));
+  const template = process.env.LAUNCH_TEST_TEMPLATE;
+  if (!base || !template) return;
+  await withAdminClient(base, (client) => client.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`));
 }

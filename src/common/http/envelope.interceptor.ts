@@ -1,9 +1,12 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { Observable, map } from 'rxjs';
 import { Paged, WithMeta } from './reply';
 
 export const RAW_RESPONSE = 'launch:raw-response';
+
+/** The route writes its own body (a feed, a script, an HTML page): no envelope. */
+export const RawResponse = (): MethodDecorator => SetMetadata(RAW_RESPONSE, true);
 
 export interface SuccessEnvelope {
   data: unknown;
