@@ -2,13 +2,17 @@ import { ApiProperty } from '@nestjs/swagger';
 import { CONTACT_STAGES, type ContactStage } from '../contact-stages';
 import { ContactEntity } from '../entities/contact.entity';
 
-export class ConsentDto {
-  @ApiProperty({ enum: ['granted', 'withdrawn'], example: 'granted' })
+export interface ConsentDto {
   status: 'granted' | 'withdrawn';
-
-  @ApiProperty({ format: 'date-time', example: '2026-11-20T10:00:00.000Z' })
   updated_at: string;
 }
+
+const CONSENT_SCHEMA = {
+  type: 'object',
+  properties: { status: { type: 'string', enum: ['granted', 'withdrawn'] }, updated_at: { type: 'string', format: 'date-time' } },
+  required: ['status', 'updated_at'],
+  additionalProperties: false,
+};
 
 /** A person the project knows. */
 export class ContactDto {
@@ -31,7 +35,7 @@ export class ContactDto {
 
   @ApiProperty({
     type: 'object',
-    additionalProperties: { $ref: '#/components/schemas/ConsentDto' },
+    additionalProperties: CONSENT_SCHEMA,
     example: { changelog_emails: { status: 'granted', updated_at: '2026-11-20T10:00:00.000Z' } },
     description: 'Consent per purpose (such as `waitlist_emails`, `changelog_emails`).',
   })

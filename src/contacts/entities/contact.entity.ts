@@ -34,10 +34,10 @@ export class ContactEntity {
   @Column({ type: 'varchar', length: 16 })
   stage: ContactStage;
 
-  @Column({ type: 'jsonb', default: () => `'{}'::jsonb` })
+  @Column({ type: 'jsonb', default: {} })
   consents: Record<string, ConsentRecord>;
 
-  @Column({ type: 'jsonb', default: () => `'{}'::jsonb` })
+  @Column({ type: 'jsonb', default: {} })
   details: ContactDetails;
 
   @Column({ type: 'boolean', default: false })

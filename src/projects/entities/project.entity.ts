@@ -33,7 +33,7 @@ export class ProjectEntity {
   @Column({ type: 'varchar', length: 16 })
   plan: PlanName;
 
-  @Column({ type: 'jsonb', default: () => `'{}'::jsonb` })
+  @Column({ type: 'jsonb', default: {} })
   settings: ProjectSettings;
 
   @Column({ type: 'timestamptz' })

@@ -1,0 +1,98 @@
+import { ApiKeysService } from '../../src/auth/api-keys.service';
+import { ApiKeyEntity } from '../../src/auth/entities/api-key.entity';
+import { hashApiKey } from '../../src/auth/api-key-format';
+import { ProbeModule } from '../support/probe.module';
+import { SeededProject, TestApp } from '../support/test-app';
+
+describe('API key authentication', () => {
+  let t: TestApp;
+  let project: SeededProject;
+
+  beforeAll(async () => {
+    t = await TestApp.start({ imports: [ProbeModule] });
+    project = await t.seedProject({ plan: 'indie' });
+  });
+  afterAll(() => t.close());
+
+  it('issues svc_live_ and svc_pub_live_ keys of 32 base62 characters', () => {
+    expect(project.secretKey).toMatch(/^svc_live_[0-9A-Za-z]{32}$/);
+    expect(project.publishableKey).toMatch(/^svc_pub_live_[0-9A-Za-z]{32}$/);
+  });
+
+  it('stores only hashes of the keys', async () => {
+    const rows = await t.db.manager.find(ApiKeyEntity, { where: { projectId: project.project.id } });
+    expect(rows).toHaveLength(2);
+    const stored = JSON.stringify(rows);
+    expect(stored).not.toContain(project.secretKey);
+    expect(stored).not.toContain(project.publishableKey.slice(13));
+    expect(rows.map((row) => row.secretHash).sort()).toEqual([hashApiKey(project.secretKey), hashApiKey(project.publishableKey)].sort());
+    expect(rows.find((row) => row.type === 'secret')).toMatchObject({ prefix: 'svc_live_', lastFour: project.secretKey.slice(-4) });
+  });
+
+  it('answers MISSING_AUTH without an Authorization header', async () => {
+    const res = await t.api.get('/v1/setup-check').expect(401);
+    expect(res.body).toMatchObject({ data: null, error: { code: 'MISSING_AUTH', param: 'Authorization' } });
+  });
+
+  it('answers INVALID_API_KEY for an unknown key and for a malformed header', async () => {
+    const unknown = await t.api
+      .as(`svc_live_${'a'.repeat(32)}`)
+      .get('/v1/setup-check')
+      .expect(401);
+    expect(unknown.body.error.code).toBe('INVALID_API_KEY');
+    const malformed = await t.api.get('/v1/setup-check').set('Authorization', 'Token abc').expect(401);
+    expect(malformed.body.error.code).toBe('INVALID_API_KEY');
+    const garbage = await t.api.as('not-a-key').get('/v1/setup-check').expect(401);
+    expect(garbage.body.error.code).toBe('INVALID_API_KEY');
+  });
+
+  it('answers REVOKED_API_KEY once a key is revoked', async () => {
+    const extra = await t.db.transaction((em) => t.get(ApiKeysService).createKey(em, project.project.id, 'secret'));
+    await t.api.as(extra.key).get('/v1/setup-check').expect(200);
+    await t.get(ApiKeysService).revokeKey(extra.key);
+    const res = await t.api.as(extra.key).get('/v1/setup-check').expect(401);
+    expect(res.body.error).toMatchObject({ code: 'REVOKED_API_KEY' });
+  });
+
+  it('refuses a publishable key on a secret endpoint with KEY_INSUFFICIENT_PERMISSIONS', async () => {
+    const res = await t.api.as(project.publishableKey).get('/v1/setup-check').expect(403);
+    expect(res.body.error.code).toBe('KEY_INSUFFICIENT_PERMISSIONS');
+  });
+
+  it('accepts publishable and secret keys on browser endpoints', async () => {
+    await t.api.as(project.publishableKey).post('/v1/_probe/browser').expect(200);
+    await t.api.as(project.secretKey).post('/v1/_probe/browser').expect(200);
+  });
+
+  it('answers WRONG_AUTH_TYPE for a JWT on a product endpoint', async () => {
+    const res = await t.api.as('eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1c2VyIn0.c2lnbmF0dXJl').get('/v1/setup-check').expect(401);
+    expect(res.body.error.code).toBe('WRONG_AUTH_TYPE');
+  });
+
+  it('accepts svc_test_ keys and the legacy sk_live_ prefix', async () => {
+    const testKey = await t.db.transaction((em) => t.get(ApiKeysService).createKey(em, project.project.id, 'secret', 'test'));
+    expect(testKey.key).toMatch(/^svc_test_[0-9A-Za-z]{32}$/);
+    await t.api.as(testKey.key).get('/v1/setup-check').expect(200);
+    const legacy = `sk_live_${'L3gacy'.repeat(5)}ab`;
+    await t.db.transaction((em) => t.get(ApiKeysService).importKey(em, project.project.id, legacy));
+    const res = await t.api.as(legacy).get('/v1/setup-check').expect(200);
+    expect(res.body.data.project_id).toBe(project.project.id);
+  });
+
+  it('caps active keys per type with API_KEY_LIMIT_REACHED', async () => {
+    const other = await t.seedProject();
+    const keys = t.get(ApiKeysService);
+    for (let i = 1; i < 10; i += 1) await t.db.transaction((em) => keys.createKey(em, other.project.id, 'publishable'));
+    await expect(t.db.transaction((em) => keys.createKey(em, other.project.id, 'publishable'))).rejects.toMatchObject({
+      code: 'API_KEY_LIMIT_REACHED',
+    });
+    // Secret keys are counted separately.
+    await t.db.transaction((em) => keys.createKey(em, other.project.id, 'secret'));
+  });
+
+  it('takes the project from the key, never from the request', async () => {
+    const other = await t.seedProject({ name: 'Other' });
+    const res = await t.api.as(other.secretKey).get('/v1/setup-check').set('X-Service-Project', project.project.id).expect(200);
+    expect(res.body.data.project_id).toBe(other.project.id);
+  });
+});

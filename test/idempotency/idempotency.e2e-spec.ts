@@ -1,0 +1,142 @@
+import { ContactEntity } from '../../src/contacts/entities/contact.entity';
+import { IdempotencyRecordEntity } from '../../src/idempotency/entities/idempotency-record.entity';
+import { IdempotencyStore } from '../../src/idempotency/idempotency.store';
+import { ProbeController, ProbeModule } from '../support/probe.module';
+import { SeededProject, TestApp } from '../support/test-app';
+
+describe('Idempotency-Key', () => {
+  let t: TestApp;
+  let project: SeededProject;
+
+  beforeAll(async () => {
+    t = await TestApp.start({ imports: [ProbeModule] });
+    project = await t.seedProject();
+  });
+  afterAll(() => t.close());
+
+  describe('POST /v1/analytics/identify', () => {
+    it('replays the identical response and creates nothing on a retry', async () => {
+      const body = { user_id: 'u_idem', email: 'idem@example.com', details: { plan: 'pro' } };
+      const first = await t.api
+        .as(project.secretKey)
+        .post('/v1/analytics/identify')
+        .set('Idempotency-Key', 'identify-1')
+        .send(body)
+        .expect(200);
+      const replay = await t.api
+        .as(project.secretKey)
+        .post('/v1/analytics/identify')
+        .set('Idempotency-Key', 'identify-1')
+        .send(body)
+        .expect(200);
+      expect(replay.body).toEqual(first.body);
+      expect(replay.headers['x-request-id']).toBe(first.headers['x-request-id']);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      const contact = await t.db.manager.findOneByOrFail(ContactEntity, { projectId: project.project.id, userId: 'u_idem' });
+      expect(contact.updatedAt.toISOString()).toBe(first.body.data.updated_at);
+    });
+
+    it('answers IDEMPOTENCY_CONFLICT for the same key with a different body', async () => {
+      await t.api
+        .as(project.secretKey)
+        .post('/v1/analytics/identify')
+        .set('Idempotency-Key', 'identify-2')
+        .send({ user_id: 'a', email: 'a@example.com' })
+        .expect(200);
+      const res = await t.api
+        .as(project.secretKey)
+        .post('/v1/analytics/identify')
+        .set('Idempotency-Key', 'identify-2')
+        .send({ user_id: 'b', email: 'b@example.com' })
+        .expect(409);
+      expect(res.body.error).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT', param: 'Idempotency-Key' });
+      expect(await t.db.manager.count(ContactEntity, { where: { projectId: project.project.id, userId: 'b' } })).toBe(0);
+    });
+
+    it('validates the key: 1 to 80 printable ASCII characters', async () => {
+      for (const key of ['k'.repeat(81), 'tab\tkey']) {
+        const res = await t.api
+          .unchecked()
+          .as(project.secretKey)
+          .post('/v1/analytics/identify')
+          .set('Idempotency-Key', key)
+          .send({ user_id: 'v', email: 'v@example.com' });
+        expect(res.status).toBe(400);
+        expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', param: 'Idempotency-Key' });
+      }
+      await t.api
+        .as(project.secretKey)
+        .post('/v1/analytics/identify')
+        .set('Idempotency-Key', 'k'.repeat(80))
+        .send({ user_id: 'v', email: 'v@example.com' })
+        .expect(200);
+    });
+
+    it('scopes keys per API key', async () => {
+      const other = await t.seedProject();
+      const a = await t.api
+        .as(project.secretKey)
+        .post('/v1/analytics/identify')
+        .set('Idempotency-Key', 'shared')
+        .send({ user_id: 's', email: 's@example.com' })
+        .expect(200);
+      const b = await t.api
+        .as(other.secretKey)
+        .post('/v1/analytics/identify')
+        .set('Idempotency-Key', 'shared')
+        .send({ user_id: 's', email: 's@example.com' })
+        .expect(200);
+      expect(b.body.data.id).not.toBe(a.body.data.id);
+    });
+  });
+
+  describe('kernel behaviour (test-only route)', () => {
+    const post = (key: string, body: object) =>
+      t.api.as(project.secretKey).post('/v1/_probe/things').set('Idempotency-Key', key).send(body);
+
+    it('runs a request once when two copies arrive together', async () => {
+      const before = ProbeController.executions;
+      const [a, b] = await Promise.all([post('race-1', { name: 'x', delay_ms: 300 }), post('race-1', { name: 'x', delay_ms: 300 })]);
+      expect(ProbeController.executions - before).toBe(1);
+      expect([a.status, b.status]).toEqual([201, 201]);
+      expect(b.body).toEqual(a.body);
+    });
+
+    it('replays business errors but lets a corrected request through after a validation error', async () => {
+      const conflict = await post('errors-1', { name: 'x', fail_with: 'DUPLICATE_SIGNUP' }).expect(409);
+      const replay = await post('errors-1', { name: 'x', fail_with: 'DUPLICATE_SIGNUP' }).expect(409);
+      expect(replay.body).toEqual(conflict.body);
+      await post('errors-2', { name: '' }).expect(400);
+      const fixed = await post('errors-2', { name: 'now valid' }).expect(201);
+      expect(fixed.body.data.name).toBe('now valid');
+    });
+
+    it('does not replay a server error', async () => {
+      const before = ProbeController.executions;
+      await post('crash-1', { name: 'x', fail_with: 'crash' }).expect(500);
+      await post('crash-1', { name: 'x', fail_with: 'crash' }).expect(500);
+      expect(ProbeController.executions - before).toBe(2);
+    });
+
+    it('forgets keys after 24 hours', async () => {
+      const first = await post('expiring', { name: 'x' }).expect(201);
+      t.clock.advance(24 * 3_600_000 + 1_000);
+      try {
+        const again = await post('expiring', { name: 'other body is fine now' }).expect(201);
+        expect(again.body.data.id).not.toBe(first.body.data.id);
+        await post('stale', { name: 'x' }).expect(201);
+        t.clock.advance(24 * 3_600_000 + 1_000);
+        expect(await t.get(IdempotencyStore).purgeExpired()).toBeGreaterThanOrEqual(1);
+        expect(await t.db.manager.countBy(IdempotencyRecordEntity, { key: 'stale' })).toBe(0);
+      } finally {
+        t.clock.reset();
+      }
+    });
+
+    it('ignores requests without a key', async () => {
+      const a = await t.api.as(project.secretKey).post('/v1/_probe/things').send({ name: 'x' }).expect(201);
+      const b = await t.api.as(project.secretKey).post('/v1/_probe/things').send({ name: 'x' }).expect(201);
+      expect(a.body.data.id).not.toBe(b.body.data.id);
+    });
+  });
+});

@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Pool } from 'pg';
+import { pendingSchemaChanges } from '../../src/cli/migration-generator';
+import { createDataSource, runMigrations } from '../../src/infra/database/data-source';
+import { startEmbeddedPostgres } from '../../src/infra/database/embedded-postgres';
+import { MIGRATIONS } from '../../src/infra/database/migrations';
+import { TestApp } from '../support/test-app';
+
+describe('database schema', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await TestApp.start();
+  });
+  afterAll(() => t.close());
+
+  it('has migrations that match the entities exactly', async () => {
+    const { up } = await pendingSchemaChanges(t.db.dataSource);
+    expect(up).toEqual([]);
+  });
+
+  it('can roll every migration back and apply it again', async () => {
+    const dataSource = createDataSource(t.config.databaseUrl as string, 2);
+    await dataSource.initialize();
+    try {
+      for (let i = 0; i < MIGRATIONS.length; i += 1) await dataSource.undoLastMigration({ transaction: 'each' });
+      const tables = await dataSource.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'projects'`);
+      expect(tables[0].n).toBe(0);
+      expect(await runMigrations(dataSource)).toHaveLength(MIGRATIONS.length);
+      expect((await pendingSchemaChanges(dataSource)).up).toEqual([]);
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+
+  it('stores timestamps as timestamptz', async () => {
+    const columns: { table_name: string; column_name: string }[] = await t.db.manager.query(
+      `SELECT table_name, column_name FROM information_schema.columns
+       WHERE table_schema = 'public' AND data_type = 'timestamp without time zone'`,
+    );
+    expect(columns).toEqual([]);
+  });
+});
+
+describe('embedded PostgreSQL', () => {
+  it('serves concurrent parameterized queries and transactions from a pool without errors', async () => {
+    const embedded = await startEmbeddedPostgres({ dataDir: 'memory' });
+    // Timeouts turn a protocol mix-up (which hangs a connection) into a failure.
+    const pool = new Pool({ connectionString: embedded.url, max: 12, query_timeout: 10_000, connectionTimeoutMillis: 10_000 });
+    try {
+      await pool.query('CREATE TABLE stress (id serial PRIMARY KEY, a int NOT NULL, b text NOT NULL, c int NOT NULL)');
+      const transaction = async (i: number) => {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          await client.query('INSERT INTO stress (a, b, c) VALUES ($1, $2, $3)', [i, `row ${i}`, i * 2]);
+          const { rows } = await client.query('SELECT count(*)::int AS n FROM stress WHERE a = $1', [i]);
+          await client.query('COMMIT');
+          return rows[0].n as number;
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        } finally {
+          client.release();
+        }
+      };
+      const work = Array.from({ length: 600 }, (_, i) => {
+        if (i % 3 === 0) return transaction(i);
+        if (i % 3 === 1)
+          return pool.query('SELECT $1::int + $2::int AS sum, $3::text AS label', [i, 1, 'x']).then((r) => r.rows[0].sum - i);
+        return pool.query('SELECT $1::text AS only', [`v${i}`]).then(() => 1);
+      });
+      const results = await Promise.allSettled(work);
+      const failures = results.filter((result) => result.status === 'rejected');
+      expect(failures.map((failure) => String((failure as PromiseRejectedResult).reason))).toEqual([]);
+      expect((await pool.query('SELECT count(*)::int AS n FROM stress')).rows[0].n).toBe(200);
+    } finally {
+      await pool.end();
+      await embedded.stop();
+    }
+  });
+
+  it('refuses to open a data folder that another live process holds', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'launch-embedded-'));
+    const first = await startEmbeddedPostgres({ dataDir });
+    try {
+      const client = new Client({ connectionString: first.url });
+      await client.connect();
+      await client.query('CREATE TABLE kept (x int)');
+      await client.end();
+      // The same process may reopen (a restart); a different live pid may not.
+      const lockPath = join(dataDir, 'embedded.lock');
+      require('node:fs').writeFileSync(lockPath, JSON.stringify({ pid: process.ppid }));
+      await expect(startEmbeddedPostgres({ dataDir })).rejects.toThrow(/in use by process/);
+    } finally {
+      await first.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
