@@ -73,6 +73,8 @@ export function ApiEnvelope(model: Type<unknown> | null, options: EnvelopeOption
 }
 
 const ERROR_CODES_KEY = 'launch:error-codes';
+// Where @nestjs/swagger keeps a handler's documented responses (its DECORATORS.API_RESPONSE, not exported).
+const SWAGGER_RESPONSES_KEY = 'swagger/apiResponse';
 
 /**
  * Documents the failure envelopes a route can answer. Codes accumulate across decorators (@Auth
@@ -87,6 +89,10 @@ export function ApiErrors(...codes: ErrorCode[]): MethodDecorator {
     Reflect.defineMetadata(ERROR_CODES_KEY, all, handler);
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of all) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
+    // @nestjs/swagger appends descriptions for a status documented twice; drop ours before rewriting it.
+    const documented: Record<string, unknown> = { ...(Reflect.getMetadata(SWAGGER_RESPONSES_KEY, handler) ?? {}) };
+    for (const status of byStatus.keys()) delete documented[status];
+    Reflect.defineMetadata(SWAGGER_RESPONSES_KEY, documented, handler);
     const responses = [...byStatus].map(([status, statusCodes]) =>
       ApiResponse({
         status,

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { monotonicFactory } from 'ulid';
 
 /**
  * Every id the service hands out is a fixed prefix, an underscore and a 26-character ULID
@@ -24,6 +24,9 @@ export const ID_PREFIXES = {
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];
 
 const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}';
+
+// Monotonic: ids made in the same millisecond by this process still sort in creation order.
+const ulid = monotonicFactory();
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;

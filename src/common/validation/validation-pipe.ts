@@ -1,4 +1,4 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ApiError } from '../errors/api-error';
 
 interface FirstFailure {
@@ -26,12 +26,43 @@ function humanize({ path, message }: FirstFailure): string {
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }
 
+/** The path of the first string (or key) holding a NUL character, which PostgreSQL cannot store. */
+export function findNulCharacter(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || 'body' : null;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) {
+      const found = findNulCharacter(value[index], path ? `${path}.${index}` : String(index));
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const itemPath = path ? `${path}.${key}` : key;
+      if (key.includes('\u0000')) return itemPath;
+      const found = findNulCharacter(item, itemPath);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+class ApiValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' || metadata.type === 'query') {
+      const path = findNulCharacter(value);
+      if (path) throw new ApiError('VALIDATION_ERROR', `${path} must not contain the NUL character.`, { param: path });
+    }
+    return super.transform(value, metadata);
+  }
+}
+
 /**
  * The global pipe: whitelisted DTOs, unknown fields refused, values transformed. Its failures become
  * VALIDATION_ERROR naming the first offending field in `param`.
  */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new ApiValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
