@@ -38,7 +38,7 @@ export class DashboardController {
   @ApiHeader(PROJECT_HEADER_DOC)
   @ApiOperation({ summary: 'The setup check of the project named in X-Service-Project.' })
   @ApiEnvelope(SetupCheckDto, { meta: SETUP_CHECK_META })
-  setupCheck(@CurrentProject() project: ProjectRef): Promise<SetupCheckDto | WithMeta<SetupCheckDto>> {
+  dashboardSetupCheck(@CurrentProject() project: ProjectRef): Promise<SetupCheckDto | WithMeta<SetupCheckDto>> {
     return this.setupChecks.setupCheck(project);
   }
 }

@@ -85,6 +85,15 @@ describe('HTTP kernel', () => {
       expect(res.body.error.message).toMatch(/^Nested\.inner\.code /);
     });
 
+    it('refuses NUL characters, which PostgreSQL cannot store, instead of failing later', async () => {
+      const res = await t.api
+        .as(project.secretKey)
+        .post('/v1/analytics/identify')
+        .send({ user_id: 'a\u0000b', email: 'a@example.com' })
+        .expect(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', param: 'user_id' });
+    });
+
     it('refuses unknown fields by name', async () => {
       const res = await t.api.as(project.secretKey).post('/v1/_probe/things').send({ name: 'ok', surprise: 1 }).expect(400);
       expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', param: 'surprise', message: 'Unknown field "surprise".' });

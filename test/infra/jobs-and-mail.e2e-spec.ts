@@ -1,0 +1,174 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { Database } from '../../src/infra/database/database';
+import { MailMessageEntity } from '../../src/infra/mail/entities/mail-message.entity';
+import { MailService } from '../../src/infra/mail/mail.service';
+import { QueueService } from '../../src/infra/queue/queue.service';
+import { SeededProject, TestApp } from '../support/test-app';
+
+interface ReceivedMail {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+/** A local SMTP server that keeps what it receives. */
+async function startSmtpServer(): Promise<{ port: number; received: ReceivedMail[]; close: () => Promise<void> }> {
+  const received: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+      stream.on('end', () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          raw,
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return { port, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+function queueTestMail(t: TestApp, projectId: string, to: string): Promise<string> {
+  return t.db.transaction((em) =>
+    t
+      .get(MailService)
+      .queueMail(em, { projectId, kind: 'test.mail', to, subject: `Hello ${to}`, text: 'Plain body', html: '<p>HTML body</p>' }),
+  );
+}
+
+describe('mail over SMTP', () => {
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  let t: TestApp;
+  let project: SeededProject;
+
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    t = await TestApp.start({ env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Launch <launch@example.com>' } });
+    project = await t.seedProject();
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.close();
+  });
+
+  it('delivers a queued email through the SMTP server and marks it sent', async () => {
+    const id = await queueTestMail(t, project.project.id, 'reader@example.com');
+    await t.drainJobs();
+    const message = smtp.received.find((mail) => mail.to.includes('reader@example.com'));
+    expect(message).toBeDefined();
+    expect(message?.from).toBe('launch@example.com');
+    expect(message?.raw).toContain('Subject: Hello reader@example.com');
+    expect(message?.raw.toLowerCase()).toContain(`x-mail-id: ${id}`.toLowerCase());
+    const row = await t.db.manager.findOneByOrFail(MailMessageEntity, { id });
+    expect(row).toMatchObject({ status: 'sent', attempts: 1, lockedUntil: null, lastError: null });
+  });
+
+  it('sends nothing when the transaction that wrote the email rolls back', async () => {
+    const before = smtp.received.length;
+    await expect(
+      t.db.transaction(async (em) => {
+        await t
+          .get(MailService)
+          .queueMail(em, { projectId: project.project.id, kind: 'test.mail', to: 'ghost@example.com', subject: 'x', text: 'x' });
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await t.drainJobs();
+    expect(smtp.received.length).toBe(before);
+    expect(await t.db.manager.countBy(MailMessageEntity, { recipient: 'ghost@example.com' })).toBe(0);
+  });
+
+  it('re-enqueues an email whose job was lost (the sweeper)', async () => {
+    const row = Object.assign(new MailMessageEntity(), {
+      id: 'mail_01JLOSTJOB0000000000000000',
+      projectId: project.project.id,
+      kind: 'test.mail',
+      recipient: 'lost@example.com',
+      subject: 'Lost job',
+      textBody: 'x',
+      htmlBody: null,
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: t.clock.now(),
+      lockedUntil: null,
+      lastError: null,
+      sentAt: null,
+      createdAt: t.clock.now(),
+    });
+    await t.db.manager.insert(MailMessageEntity, row); // no job: as after a crash or a queue flush
+    await t.drainJobs();
+    expect(smtp.received.some((mail) => mail.to.includes('lost@example.com'))).toBe(true);
+    expect((await t.db.manager.findOneByOrFail(MailMessageEntity, { id: row.id })).status).toBe('sent');
+  });
+});
+
+describe('mail when the SMTP server is down', () => {
+  let t: TestApp;
+  let project: SeededProject;
+
+  beforeAll(async () => {
+    t = await TestApp.start({ env: { SMTP_URL: 'smtp://127.0.0.1:9' } });
+    project = await t.seedProject();
+  });
+  afterAll(() => t.close());
+
+  it('records the failure and retries on its own schedule', async () => {
+    const id = await queueTestMail(t, project.project.id, 'retry@example.com');
+    await t.drainJobs();
+    const failed = await t.db.manager.findOneByOrFail(MailMessageEntity, { id });
+    expect(failed).toMatchObject({ status: 'pending', attempts: 1, lockedUntil: null });
+    expect(failed.lastError).toBeTruthy();
+    expect(failed.nextAttemptAt.getTime() - t.clock.now().getTime()).toBeGreaterThan(50_000);
+    await t.drainJobs(); // not due yet: nothing happens
+    expect((await t.db.manager.findOneByOrFail(MailMessageEntity, { id })).attempts).toBe(1);
+    t.clock.advance(61_000);
+    try {
+      await t.drainJobs();
+      expect((await t.db.manager.findOneByOrFail(MailMessageEntity, { id })).attempts).toBe(2);
+    } finally {
+      t.clock.reset();
+    }
+  });
+});
+
+describe('mail without SMTP_URL and jobs without Redis', () => {
+  let t: TestApp;
+  let project: SeededProject;
+
+  beforeAll(async () => {
+    t = await TestApp.start({ env: { REDIS_URL: '' } });
+    project = await t.seedProject();
+  });
+  afterAll(() => t.close());
+
+  it("keeps the email in the outbox, logged, using BullMQ's PostgreSQL backend", async () => {
+    expect(t.get(QueueService).backend).toBe('postgres');
+    const id = await queueTestMail(t, project.project.id, 'outbox@example.com');
+    await t.drainJobs();
+    const row = await t.db.manager.findOneByOrFail(MailMessageEntity, { id });
+    expect(row).toMatchObject({ status: 'logged', attempts: 1, textBody: 'Plain body', htmlBody: '<p>HTML body</p>' });
+    expect(row.sentAt).toBeInstanceOf(Date);
+  });
+});
+
+describe('job catalog', () => {
+  it('has no job left waiting once the queues are drained', async () => {
+    const t = await TestApp.start();
+    try {
+      expect(t.get(Database)).toBeDefined();
+      await t.drainJobs();
+      expect(await t.get(QueueService).pendingJobCount()).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+});

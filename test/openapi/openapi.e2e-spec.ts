@@ -1,0 +1,88 @@
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { readFileSync } from 'node:fs';
+import { AUTH_POLICY } from '../../src/auth/auth.decorator';
+import { buildOpenApiDocument } from '../../src/openapi/openapi-document';
+import { OPENAPI_PATH, serializeDocument } from '../../src/openapi/generate-openapi';
+import { TestApp } from '../support/test-app';
+
+describe('OpenAPI document', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await TestApp.start();
+  });
+  afterAll(() => t.close());
+
+  it('is committed and current (run `npm run openapi` after changing a route or DTO)', () => {
+    const generated = serializeDocument(buildOpenApiDocument(t.app));
+    const committed = readFileSync(OPENAPI_PATH, 'utf8');
+    expect(committed === generated ? 'current' : 'stale: run npm run openapi').toBe('current');
+  });
+
+  it('is OpenAPI 3 with version 0.1.0, the three security schemes and the envelopes', () => {
+    const document = JSON.parse(readFileSync(OPENAPI_PATH, 'utf8'));
+    expect(document.openapi).toMatch(/^3\./);
+    expect(document.info.version).toBe('0.1.0');
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['dashboard_jwt', 'publishable_key', 'secret_key']);
+    expect(document.components.schemas.ErrorEnvelopeDto.required.sort()).toEqual(['data', 'error']);
+    expect(document.components.schemas.ErrorObjectDto.required.sort()).toEqual(['code', 'message', 'remediation']);
+  });
+
+  it('gives every operation a unique operationId and documents X-Request-Id on every response', () => {
+    const document = JSON.parse(readFileSync(OPENAPI_PATH, 'utf8'));
+    const ids: string[] = [];
+    for (const [path, operations] of Object.entries<
+      Record<string, { operationId: string; responses: Record<string, { headers?: object }> }>
+    >(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        ids.push(operation.operationId);
+        for (const [status, response] of Object.entries(operation.responses)) {
+          expect({ route: `${method} ${path} ${status}`, header: Boolean(response.headers && 'X-Request-Id' in response.headers) }).toEqual(
+            {
+              route: `${method} ${path} ${status}`,
+              header: true,
+            },
+          );
+        }
+      }
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('serves Swagger UI at /docs and the document at /openapi.json', async () => {
+    const ui = await t.api.get('/docs').redirects(1).expect(200);
+    expect(ui.headers['content-type']).toContain('text/html');
+    const json = await t.api.get('/openapi.json').expect(200);
+    expect(json.body.info.version).toBe('0.1.0');
+  });
+});
+
+describe('route inventory', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await TestApp.start();
+  });
+  afterAll(() => t.close());
+
+  it('declares @Auth on every route', () => {
+    const discovery = t.app.get(DiscoveryService);
+    const scanner = t.app.get(MetadataScanner);
+    const missing: string[] = [];
+    let routes = 0;
+    for (const wrapper of discovery.getControllers()) {
+      const instance = wrapper.instance as Record<string, unknown>;
+      for (const name of scanner.getAllMethodNames(Object.getPrototypeOf(instance))) {
+        const handler = instance[name] as object;
+        if (Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
+        routes += 1;
+        if (!Reflect.getMetadata(AUTH_POLICY, handler)) {
+          const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
+          missing.push(`${wrapper.name}.${name} (${method})`);
+        }
+      }
+    }
+    expect(routes).toBeGreaterThan(5);
+    expect(missing).toEqual([]);
+  });
+});
