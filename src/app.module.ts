@@ -15,6 +15,7 @@ import { ConfigModule } from './config/config.module';
 import { ContactsModule } from './contacts/contacts.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { EventsModule } from './events/events.module';
+import { FeedbackModule } from './feedback/feedback.module';
 import { HealthModule } from './health/health.module';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './idempotency/idempotency.module';
@@ -25,6 +26,7 @@ import { BrowserRateLimitGuard } from './infra/rate-limit/browser-rate-limit.gua
 import { RateLimitModule } from './infra/rate-limit/rate-limit.module';
 import { ProjectsModule } from './projects/projects.module';
 import { PlanGuard } from './projects/requires-feature';
+import { WaitlistModule } from './waitlist/waitlist.module';
 
 export interface AppModuleOptions {
   clock?: Clock;
@@ -33,7 +35,7 @@ export interface AppModuleOptions {
 }
 
 /** Feature modules. Each later capability adds its module here. */
-const FEATURE_MODULES = [HealthModule, ProjectsModule, AuthModule, DashboardModule, ContactsModule, AnalyticsModule];
+const FEATURE_MODULES = [HealthModule, ProjectsModule, AuthModule, DashboardModule, ContactsModule, AnalyticsModule, FeedbackModule, WaitlistModule];
 
 function loggerModule(config: AppConfig): DynamicModule {
   return LoggerModule.forRoot({

@@ -7,6 +7,7 @@ import { Database } from '../infra/database/database';
 import { PLAN_NAMES, PlanName, isPlanName } from '../projects/plans';
 import { ProjectsService } from '../projects/projects.service';
 import { generateMigration } from './migration-generator';
+import { WAITLIST_COMMANDS } from '../waitlist/waitlist.cli';
 
 export interface CliOutput {
   stdout(text: string): void;
@@ -108,6 +109,7 @@ export const COMMANDS: Record<string, Command> = {
       return generateMigration(context.get(Database).dataSource, name);
     },
   },
+  ...WAITLIST_COMMANDS,
 };
 
 export function usage(): string {

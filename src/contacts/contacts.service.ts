@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import { decodeCursor, encodeCursor } from '../common/http/cursor';
+import { decodeCursor } from '../common/http/cursor';
 import { DEFAULT_PAGE_SIZE } from '../common/http/page-query.dto';
-import { Paged } from '../common/http/reply';
+import { Paged, toPage } from '../common/http/reply';
 import { newId } from '../common/ids/ids';
 import { Database } from '../infra/database/database';
 import type { ProjectRef } from '../projects/project-ref';
@@ -78,9 +78,7 @@ export class ContactsService {
       });
     });
     const rows = await qb.getMany();
-    const page = rows.slice(0, limit);
-    const nextCursor = rows.length > limit ? encodeCursor({ id: page[page.length - 1].id }) : null;
-    return new Paged(page.map(toContactDto), nextCursor);
+    return toPage(rows, limit, toContactDto, (row) => ({ id: row.id }));
   }
 
   private async lockMatches(em: EntityManager, projectId: string, email: string | null, userId: string | null): Promise<ContactEntity[]> {

@@ -39,8 +39,8 @@ export class OutboxService {
       );
     }
     const event: RecordedEvent = { id: newId('evt'), projectId, type, data, createdAt: this.clock.now() };
-    const row = Object.assign(new EventEntity(), { id: event.id, projectId, type, data, createdAt: event.createdAt });
-    await em.getRepository(EventEntity).save(row);
+    // insert, not save: no read-back inside the caller's (often locked) transaction.
+    await em.insert(EventEntity, { id: event.id, projectId, type, data: data as never, createdAt: event.createdAt });
     for (const listener of this.listeners) await listener(em, event);
     return event;
   }

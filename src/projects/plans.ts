@@ -128,6 +128,8 @@ export const PLATFORM_LIMITS = {
   idempotencyKeyMaxLength: 80,
   /** Active keys per project and type (ours; the spec leaves the count open). */
   activeKeysPerType: 10,
+  /** Waitlist invite waves per project per minute (ours; the spec lists 429 without a number). */
+  waitlistInviteWavesPerMinute: 20,
 } as const;
 
 export function isPlanName(value: unknown): value is PlanName {

@@ -2,9 +2,13 @@ import { AccountEntity } from '../../auth/entities/account.entity';
 import { ApiKeyEntity } from '../../auth/entities/api-key.entity';
 import { ContactEntity } from '../../contacts/entities/contact.entity';
 import { EventEntity } from '../../events/entities/event.entity';
+import { FeedbackEntity } from '../../feedback/entities/feedback.entity';
 import { IdempotencyRecordEntity } from '../../idempotency/entities/idempotency-record.entity';
 import { ProjectEntity } from '../../projects/entities/project.entity';
 import { MailMessageEntity } from '../mail/entities/mail-message.entity';
+import { WaitlistCounterEntity } from '../../waitlist/entities/waitlist-counter.entity';
+import { WaitlistEmailTokenEntity } from '../../waitlist/entities/waitlist-email-token.entity';
+import { WaitlistSignupEntity } from '../../waitlist/entities/waitlist-signup.entity';
 
 /**
  * Every entity of the service. One explicit list, so the app, the CLI and the migration generator
@@ -15,7 +19,11 @@ export const ENTITIES = [
   ApiKeyEntity,
   ContactEntity,
   EventEntity,
+  FeedbackEntity,
   IdempotencyRecordEntity,
   MailMessageEntity,
   ProjectEntity,
+  WaitlistCounterEntity,
+  WaitlistEmailTokenEntity,
+  WaitlistSignupEntity,
 ];

@@ -25,6 +25,7 @@ export class QueueService implements OnApplicationBootstrap, OnApplicationShutdo
   private readonly factory: QueueFactory;
   private readonly queues = new Map<string, QueueLike>();
   private readonly workers: WorkerLike[] = [];
+  private closing = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -51,6 +52,8 @@ export class QueueService implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   async enqueue<J extends JobName>(job: J, payload: JobPayloads[J], options: EnqueueOptions): Promise<void> {
+    // While closing, the row stays due and the next sweeper (here or in another process) wakes it.
+    if (this.closing) return;
     const queue = this.queueOf(job);
     await queue.add(job, payload, {
       jobId: `${job}-${options.dedupeId}`,
@@ -76,6 +79,7 @@ export class QueueService implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.closing = true;
     await Promise.all(this.workers.map((worker) => worker.close()));
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
     await this.factory.close();

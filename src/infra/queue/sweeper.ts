@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 
@@ -17,10 +17,11 @@ export const SWEEP_INTERVAL_MS = 5_000;
  * workers run; several sweepers at once are harmless because jobs are deduplicated by row id.
  */
 @Injectable()
-export class Sweeper implements OnApplicationShutdown {
+export class Sweeper implements BeforeApplicationShutdown {
   private readonly logger = new Logger(Sweeper.name);
   private readonly sweeps: Sweep[] = [];
   private running: Promise<void> | null = null;
+  private stopped = false;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -30,21 +31,25 @@ export class Sweeper implements OnApplicationShutdown {
 
   @Interval('outbox-sweeper', SWEEP_INTERVAL_MS)
   tick(): void {
-    if (this.config.workers) void this.runOnce();
+    if (this.config.workers && !this.stopped) void this.runOnce();
   }
 
   /** One pass over every sweep; overlapping calls share the pass in progress. */
   runOnce(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     this.running ??= this.sweepAll().finally(() => (this.running = null));
     return this.running;
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the queues close (their hook is onApplicationShutdown): stop and let the pass finish. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
     await this.running;
   }
 
   private async sweepAll(): Promise<void> {
     for (const sweep of this.sweeps) {
+      if (this.stopped) return;
       try {
         const woken = await sweep.run();
         if (woken > 0) this.logger.log(`Sweeper re-enqueued ${woken} ${sweep.name}`);

@@ -1,0 +1,56 @@
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentCaller, CurrentProject } from '../auth/auth.decorator';
+import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
+import { Paged } from '../common/http/reply';
+import type { Caller } from '../common/http/request-context';
+import { Idempotent } from '../idempotency/idempotent.decorator';
+import type { ProjectRef } from '../projects/project-ref';
+import { CreateFeedbackDto } from './dto/create-feedback.dto';
+import { FeedbackDetailDto, FeedbackDto } from './dto/feedback.dto';
+import { ListFeedbackQueryDto } from './dto/list-feedback-query.dto';
+import { FeedbackService } from './feedback.service';
+
+@ApiTags('Feedback')
+@Controller('v1/feedback')
+export class FeedbackController {
+  constructor(private readonly feedback: FeedbackService) {}
+
+  @Post()
+  @Auth('publishable')
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Send feedback. It is classified on arrival; the answer never contains the email (has_email says whether one was given).',
+  })
+  @ApiEnvelope(FeedbackDto, { status: 201 })
+  @ApiErrors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE')
+  createFeedback(
+    @CurrentProject() project: ProjectRef,
+    @CurrentCaller() caller: Caller,
+    @Body() body: CreateFeedbackDto,
+  ): Promise<FeedbackDto> {
+    return this.feedback.createFeedback(project, body, caller.kind);
+  }
+
+  @Get()
+  @Auth('secret')
+  @ApiOperation({
+    summary:
+      'List feedback, newest first, filtered by changelog entry, classification, user id or creation time. Items carry has_email, not the email.',
+  })
+  @ApiEnvelope(FeedbackDto, { paged: true })
+  @ApiErrors('VALIDATION_ERROR')
+  listFeedback(@CurrentProject() project: ProjectRef, @Query() query: ListFeedbackQueryDto): Promise<Paged<FeedbackDto>> {
+    return this.feedback.listFeedback(project, query);
+  }
+
+  @Get(':feedback_id')
+  @Auth('secret')
+  @ApiOperation({ summary: "One feedback record, including the submitter's email." })
+  @ApiParam({ name: 'feedback_id', example: 'fb_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' })
+  @ApiEnvelope(FeedbackDetailDto)
+  @ApiErrors('NOT_FOUND')
+  getFeedback(@CurrentProject() project: ProjectRef, @Param('feedback_id') feedbackId: string): Promise<FeedbackDetailDto> {
+    return this.feedback.getFeedback(project, feedbackId);
+  }
+}

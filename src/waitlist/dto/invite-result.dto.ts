@@ -1,0 +1,17 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class InvitedSignupDto {
+  @ApiProperty({ example: 'ws_01JD3Z4Q9X8V7T6S5R4Q3P2N1M', pattern: '^ws_[0-9A-HJKMNP-TV-Z]{26}$' })
+  signup_id: string;
+
+  @ApiProperty({ example: 'ada@example.com' })
+  email: string;
+}
+
+export class InviteResultDto {
+  @ApiProperty({ example: 50, minimum: 0, description: 'People invited by this wave; 0 when nobody was waiting.' })
+  invited_count: number;
+
+  @ApiProperty({ type: [InvitedSignupDto], description: 'Who was invited, in line order.' })
+  invited: InvitedSignupDto[];
+}

@@ -1,0 +1,77 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { SIGNUP_STATUSES, type SignupStatus } from '../entities/waitlist-signup.entity';
+
+export class SignupSourceViewDto {
+  @ApiProperty({ type: String, nullable: true, example: 'https://news.example.com/launches' })
+  referrer: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'newsletter' })
+  utm_source: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'email' })
+  utm_medium: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'launch-week' })
+  utm_campaign: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: '/pricing' })
+  landing_path: string | null;
+}
+
+/** A signup as the owner sees it in the list. */
+export class SignupDto {
+  @ApiProperty({ example: 'ws_01JD3Z4Q9X8V7T6S5R4Q3P2N1M', pattern: '^ws_[0-9A-HJKMNP-TV-Z]{26}$' })
+  signup_id: string;
+
+  @ApiProperty({ example: 'ada@example.com', description: 'Lower-cased.' })
+  email: string;
+
+  @ApiProperty({ example: 42, minimum: 1 })
+  position: number;
+
+  @ApiProperty({
+    enum: SIGNUP_STATUSES,
+    example: 'waiting',
+    description: '`waiting` in line, `invited` by an invite wave, `unsubscribed` through the link in an email.',
+  })
+  status: SignupStatus;
+
+  @ApiProperty({ example: true, description: 'Double opt-in: the person clicked the confirmation link.' })
+  confirmed: boolean;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  confirmed_at: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  invited_at: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  unsubscribed_at: string | null;
+
+  @ApiProperty({ example: 'K7M2Q9XA', pattern: '^[A-Za-z0-9]{8}$' })
+  referral_code: string;
+
+  @ApiProperty({ example: 3, minimum: 0, description: 'People who joined with this code.' })
+  referral_count: number;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'ws_01JD3Z4Q9X8V7T6S5R4Q3P2N1A',
+    description: 'The signup whose code brought this person.',
+  })
+  referred_by: string | null;
+
+  @ApiProperty({ type: SignupSourceViewDto })
+  source: SignupSourceViewDto;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] },
+    example: { company: 'Analytical Engines' },
+  })
+  metadata: Record<string, string | number | boolean>;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+}

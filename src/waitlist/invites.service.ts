@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Clock } from '../common/clock/clock';
+import { ApiError } from '../common/errors/api-error';
+import { ContactsService, normalizeEmail } from '../contacts/contacts.service';
+import { OutboxService } from '../events/outbox.service';
+import { Database } from '../infra/database/database';
+import { RateLimiter } from '../infra/rate-limit/rate-limiter';
+import { PLATFORM_LIMITS } from '../projects/plans';
+import type { ProjectRef } from '../projects/project-ref';
+import { CreateInvitesDto } from './dto/create-invites.dto';
+import { InviteResultDto } from './dto/invite-result.dto';
+import { WaitlistSignupEntity } from './entities/waitlist-signup.entity';
+import { WaitlistMailer } from './waitlist-mailer';
+
+type InviteTarget = { count: number } | { email: string };
+
+// Ours (the spec lists 429 for invites without a number): at most 20 waves a minute per project,
+// which caps the invite emails one key can queue at 10 000 a minute.
+const INVITE_WAVES_RULE = { bucket: 'waitlist-invites', limit: PLATFORM_LIMITS.waitlistInviteWavesPerMinute, windowMs: 60_000 };
+
+/** Exactly one of `count` and `specific_email`; the spec leaves both and neither open, we refuse them. */
+export function inviteTarget(input: CreateInvitesDto): InviteTarget {
+  const hasCount = input.count !== undefined && input.count !== null;
+  const hasEmail = input.specific_email !== undefined && input.specific_email !== null;
+  if (hasCount && hasEmail) {
+    throw new ApiError('VALIDATION_ERROR', 'Send either count or specific_email, not both.', { param: 'specific_email' });
+  }
+  if (hasCount) return { count: input.count as number };
+  if (hasEmail) return { email: normalizeEmail(input.specific_email as string) };
+  throw new ApiError('VALIDATION_ERROR', 'Send count (the next N people) or specific_email (one person).', { param: 'count' });
+}
+
+/**
+ * Invite waves. A wave by `count` takes the next N `waiting` signups in line order with
+ * `FOR UPDATE SKIP LOCKED`, so concurrent waves take disjoint people. A wave by `specific_email`
+ * invites that person when they are waiting; someone already invited or unsubscribed is not
+ * invited again (invited_count 0). Unsubscribed people are never invited. Each wave with at least
+ * one person queues one invite email per person and records one `waitlist.signups.invited` event;
+ * an empty wave records nothing. Invitees' contacts move to stage `invited`.
+ */
+@Injectable()
+export class InvitesService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly outbox: OutboxService,
+    private readonly contacts: ContactsService,
+    private readonly mailer: WaitlistMailer,
+    private readonly limiter: RateLimiter,
+  ) {}
+
+  async inviteSignups(project: ProjectRef, input: CreateInvitesDto): Promise<InviteResultDto> {
+    const target = inviteTarget(input);
+    await this.limiter.enforce(
+      INVITE_WAVES_RULE,
+      project.id,
+      `At most ${PLATFORM_LIMITS.waitlistInviteWavesPerMinute} invite waves a minute per project.`,
+    );
+    return this.db.transaction(async (em) => {
+      const signups =
+        'count' in target ? await this.lockNextWaiting(em, project, target.count) : await this.lockOne(em, project, target.email);
+      if (signups.length === 0) return { invited_count: 0, invited: [] };
+      const now = this.clock.now();
+      await em
+        .createQueryBuilder()
+        .update(WaitlistSignupEntity)
+        .set({ status: 'invited', invitedAt: now })
+        .whereInIds(signups.map((signup) => signup.id))
+        .execute();
+      await this.mailer.queueInvites(em, project, signups, now);
+      const invited = signups.map((signup) => ({ signup_id: signup.id, email: signup.email }));
+      await this.outbox.record(em, project.id, 'waitlist.signups.invited', {
+        count: invited.length,
+        invited,
+        invited_at: now.toISOString(),
+      });
+      // Contacts last: the lock order is signup rows, then contacts.
+      for (const signup of signups) await this.contacts.upsertContact(em, project.id, { email: signup.email, stage: 'invited' });
+      return { invited_count: invited.length, invited };
+    });
+  }
+
+  private lockNextWaiting(em: EntityManager, project: ProjectRef, count: number): Promise<WaitlistSignupEntity[]> {
+    return em
+      .createQueryBuilder(WaitlistSignupEntity, 's')
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked')
+      .where('s.project_id = :projectId', { projectId: project.id })
+      .andWhere("s.status = 'waiting'")
+      .orderBy('s.position', 'ASC')
+      .limit(count)
+      .getMany();
+  }
+
+  private async lockOne(em: EntityManager, project: ProjectRef, email: string): Promise<WaitlistSignupEntity[]> {
+    const signup = await em.findOne(WaitlistSignupEntity, { where: { projectId: project.id, email }, lock: { mode: 'pessimistic_write' } });
+    if (!signup) throw new ApiError('NOT_FOUND', 'No signup with this email on the waitlist.', { param: 'specific_email' });
+    return signup.status === 'waiting' ? [signup] : [];
+  }
+}

@@ -1,0 +1,143 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, In } from 'typeorm';
+import { Clock } from '../common/clock/clock';
+import { newId } from '../common/ids/ids';
+import { ContactsService } from '../contacts/contacts.service';
+import { Database } from '../infra/database/database';
+import { isUniqueViolation } from '../infra/database/postgres-errors';
+import type { ProjectRef } from '../projects/project-ref';
+import { CsvProblem, parseCsv, toCsv } from './csv';
+import { WaitlistSignupEntity } from './entities/waitlist-signup.entity';
+import { generateReferralCode } from './referral';
+import { takePositions } from './signup-store';
+import { CsvFormatError, EXPORT_COLUMNS, ImportRow, readHeader, toExportRow, toImportRow } from './waitlist-csv';
+
+export interface ImportReport {
+  imported: number;
+  skipped_duplicates: number;
+  invalid: CsvProblem[];
+}
+
+// Small transactions: each holds the project's position counter only briefly, so live signups
+// keep flowing during a large import. Positions stay in file order.
+const IMPORT_BATCH = 500;
+const EXPORT_PAGE = 1_000;
+const BATCH_ATTEMPTS = 3;
+
+/**
+ * Operator CSV import and export (CLI). Imports emit no events and send no emails; they skip
+ * emails already on the list (or earlier in the file) and report each unusable line. Imported
+ * people get positions after the existing ones, in file order, and a contact like any signup
+ * (stage `waitlist` or `invited`, `waitlist_emails` consent granted, or withdrawn when unsubscribed).
+ */
+@Injectable()
+export class WaitlistCsvService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly contacts: ContactsService,
+  ) {}
+
+  async importCsv(project: ProjectRef, text: string): Promise<ImportReport> {
+    const { records, problems } = parseCsv(text);
+    const report: ImportReport = { imported: 0, skipped_duplicates: 0, invalid: [...problems] };
+    if (records.length === 0) throw new CsvFormatError('The file has no header row.');
+    const columns = readHeader(records[0]);
+    const now = this.clock.now();
+    const seen = new Set<string>();
+    const rows: ImportRow[] = [];
+    for (const record of records.slice(1)) {
+      const row = toImportRow(columns, records[0].cells.length, record, now);
+      if ('reason' in row) {
+        report.invalid.push(row);
+      } else if (seen.has(row.email)) {
+        report.skipped_duplicates += 1;
+      } else {
+        seen.add(row.email);
+        rows.push(row);
+      }
+    }
+    for (let start = 0; start < rows.length; start += IMPORT_BATCH) {
+      const imported = await this.importBatch(project, rows.slice(start, start + IMPORT_BATCH));
+      report.imported += imported;
+      report.skipped_duplicates += Math.min(IMPORT_BATCH, rows.length - start) - imported;
+    }
+    report.invalid.sort((left, right) => left.line - right.line);
+    return report;
+  }
+
+  /** The whole list in line order, as CSV text. */
+  async exportCsv(project: ProjectRef): Promise<{ csv: string; exported: number }> {
+    const rows: string[][] = [[...EXPORT_COLUMNS]];
+    for (let after = 0; ;) {
+      const page = await this.db.manager
+        .createQueryBuilder(WaitlistSignupEntity, 's')
+        .where('s.project_id = :projectId AND s.position > :after', { projectId: project.id, after })
+        .orderBy('s.position', 'ASC')
+        .limit(EXPORT_PAGE)
+        .getMany();
+      rows.push(...page.map(toExportRow));
+      if (page.length < EXPORT_PAGE) break;
+      after = page[page.length - 1].position;
+    }
+    return { csv: toCsv(rows), exported: rows.length - 1 };
+  }
+
+  private async importBatch(project: ProjectRef, rows: ImportRow[]): Promise<number> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.db.transaction((em) => this.insertBatch(em, project, rows));
+      } catch (error) {
+        // A referral code collision (or a concurrent insert): the next attempt re-reads and skips.
+        if (isUniqueViolation(error) && attempt < BATCH_ATTEMPTS) continue;
+        throw error;
+      }
+    }
+  }
+
+  private async insertBatch(em: EntityManager, project: ProjectRef, rows: ImportRow[]): Promise<number> {
+    // Lock the counter first: every insert into the list takes it, so the emails read below
+    // cannot change before this transaction commits.
+    await takePositions(em, project.id, 0);
+    const existing = await em.find(WaitlistSignupEntity, {
+      select: { email: true },
+      where: { projectId: project.id, email: In(rows.map((row) => row.email)) },
+    });
+    const known = new Set(existing.map((row) => row.email));
+    const fresh = rows.filter((row) => !known.has(row.email));
+    if (fresh.length === 0) return 0;
+    const first = await takePositions(em, project.id, fresh.length);
+    const signups = fresh.map((row, index) => this.toEntity(project, row, first + index));
+    await em.insert(WaitlistSignupEntity, signups);
+    for (const row of fresh) {
+      await this.contacts.upsertContact(em, project.id, {
+        email: row.email,
+        stage: row.status === 'invited' ? 'invited' : 'waitlist',
+        details: row.metadata,
+        consents: { waitlist_emails: row.status === 'unsubscribed' ? 'withdrawn' : 'granted' },
+      });
+    }
+    return fresh.length;
+  }
+
+  private toEntity(project: ProjectRef, row: ImportRow, position: number): WaitlistSignupEntity {
+    return Object.assign(new WaitlistSignupEntity(), {
+      id: newId('ws'),
+      projectId: project.id,
+      email: row.email,
+      position,
+      referralCode: generateReferralCode(),
+      referredBySignupId: null,
+      referralCount: 0,
+      status: row.status,
+      channel: 'import',
+      confirmedAt: row.confirmedAt,
+      invitedAt: row.invitedAt,
+      unsubscribedAt: row.unsubscribedAt,
+      lastConfirmationSentAt: null,
+      metadata: row.metadata,
+      source: row.source,
+      createdAt: row.createdAt,
+    } satisfies WaitlistSignupEntity);
+  }
+}

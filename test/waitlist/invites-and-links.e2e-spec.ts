@@ -1,0 +1,291 @@
+import { ContactEntity } from '../../src/contacts/entities/contact.entity';
+import { SeededProject, TestApp } from '../support/test-app';
+import { closeApp, eventsOf, linkIn, mailsTo, signupByEmail, signupRows } from './waitlist-test-helpers';
+
+describe('waitlist invites, resends and email links', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await TestApp.start();
+  });
+  afterAll(() => closeApp(t));
+
+  async function join(seeded: SeededProject, ...emails: string[]): Promise<void> {
+    for (const email of emails) await t.api.as(seeded.secretKey).post('/v1/waitlist/signups').send({ email }).expect(201);
+  }
+
+  async function contactOf(projectId: string, email: string): Promise<ContactEntity> {
+    return t.db.manager.findOneByOrFail(ContactEntity, { projectId, email });
+  }
+
+  describe('POST /v1/waitlist/invites', () => {
+    let seeded: SeededProject;
+
+    beforeAll(async () => {
+      seeded = await t.seedProject({ plan: 'indie', name: 'Invite Co' });
+      await join(seeded, 'i1@x.io', 'i2@x.io', 'i3@x.io', 'i4@x.io', 'i5@x.io', 'i6@x.io');
+    });
+
+    it('invites the next N waiting people in line order, with one event, emails and contact stages', async () => {
+      const res = await t.api.as(seeded.secretKey).post('/v1/waitlist/invites').send({ count: 2 }).expect(200);
+      const [first, second] = await signupRows(t, seeded.project.id);
+      expect(res.body).toEqual({
+        data: {
+          invited_count: 2,
+          invited: [
+            { signup_id: first.id, email: 'i1@x.io' },
+            { signup_id: second.id, email: 'i2@x.io' },
+          ],
+        },
+        error: null,
+      });
+      expect([first.status, second.status]).toEqual(['invited', 'invited']);
+      expect(first.invitedAt).toBeInstanceOf(Date);
+      const events = await eventsOf(t, seeded.project.id, 'waitlist.signups.invited');
+      expect(events.map((event) => event.data)).toEqual([
+        { count: 2, invited: res.body.data.invited, invited_at: first.invitedAt?.toISOString() },
+      ]);
+      await t.drainJobs();
+      const [invite] = await mailsTo(t, seeded.project.id, 'i1@x.io', 'waitlist.invite');
+      expect(invite).toMatchObject({ status: 'logged', subject: "You're invited to Invite Co" });
+      expect(invite.textBody).toContain('/v1/waitlist/unsubscribe?token=');
+      expect(await mailsTo(t, seeded.project.id, 'i3@x.io', 'waitlist.invite')).toEqual([]);
+      expect((await contactOf(seeded.project.id, 'i1@x.io')).stage).toBe('invited');
+      expect((await contactOf(seeded.project.id, 'i3@x.io')).stage).toBe('waitlist');
+    });
+
+    it('invites one specific person out of line, case-insensitively', async () => {
+      const res = await t.api.as(seeded.secretKey).post('/v1/waitlist/invites').send({ specific_email: 'I5@X.io' }).expect(200);
+      expect(res.body.data).toMatchObject({ invited_count: 1, invited: [{ email: 'i5@x.io' }] });
+      expect((await signupByEmail(t, seeded.project.id, 'i5@x.io')).status).toBe('invited');
+      expect((await signupByEmail(t, seeded.project.id, 'i3@x.io')).status).toBe('waiting');
+    });
+
+    it('answers invited_count 0 with no event for someone already invited', async () => {
+      const before = (await eventsOf(t, seeded.project.id, 'waitlist.signups.invited')).length;
+      const res = await t.api.as(seeded.secretKey).post('/v1/waitlist/invites').send({ specific_email: 'i1@x.io' }).expect(200);
+      expect(res.body.data).toEqual({ invited_count: 0, invited: [] });
+      expect(await eventsOf(t, seeded.project.id, 'waitlist.signups.invited')).toHaveLength(before);
+      expect(await mailsTo(t, seeded.project.id, 'i1@x.io', 'waitlist.invite')).toHaveLength(1);
+    });
+
+    it('never invites unsubscribed people, by count or by email', async () => {
+      const project = await t.seedProject({ plan: 'builder' });
+      await join(project, 'u1@x.io', 'u2@x.io', 'u3@x.io');
+      await t.drainJobs();
+      const [confirmation] = await mailsTo(t, project.project.id, 'u1@x.io');
+      await t.api.get(linkIn(confirmation.textBody, 'unsubscribe')).expect(200);
+      const byEmail = await t.api.as(project.secretKey).post('/v1/waitlist/invites').send({ specific_email: 'u1@x.io' }).expect(200);
+      expect(byEmail.body.data.invited_count).toBe(0);
+      const byCount = await t.api.as(project.secretKey).post('/v1/waitlist/invites').send({ count: 10 }).expect(200);
+      expect(byCount.body.data.invited.map((item: { email: string }) => item.email)).toEqual(['u2@x.io', 'u3@x.io']);
+      expect((await signupByEmail(t, project.project.id, 'u1@x.io')).status).toBe('unsubscribed');
+    });
+
+    it('replays a wave sent with the same Idempotency-Key instead of sending a second one', async () => {
+      const project = await t.seedProject({ plan: 'indie' });
+      await join(project, 'w1@x.io', 'w2@x.io', 'w3@x.io');
+      const first = await t.api
+        .as(project.secretKey)
+        .post('/v1/waitlist/invites')
+        .set('Idempotency-Key', 'wave-1')
+        .send({ count: 1 })
+        .expect(200);
+      const replay = await t.api
+        .as(project.secretKey)
+        .post('/v1/waitlist/invites')
+        .set('Idempotency-Key', 'wave-1')
+        .send({ count: 1 })
+        .expect(200);
+      expect(replay.body).toEqual(first.body);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect((await signupRows(t, project.project.id)).map((row) => row.status)).toEqual(['invited', 'waiting', 'waiting']);
+      expect(await eventsOf(t, project.project.id, 'waitlist.signups.invited')).toHaveLength(1);
+    });
+
+    it('answers invited_count 0 and records nothing when nobody is waiting', async () => {
+      const project = await t.seedProject({ plan: 'indie' });
+      const res = await t.api.as(project.secretKey).post('/v1/waitlist/invites').send({ count: 5 }).expect(200);
+      expect(res.body.data).toEqual({ invited_count: 0, invited: [] });
+      expect(await eventsOf(t, project.project.id, 'waitlist.signups.invited')).toEqual([]);
+    });
+
+    it('answers 404 NOT_FOUND for an unknown email and for a signup of another project', async () => {
+      const unknown = await t.api.as(seeded.secretKey).post('/v1/waitlist/invites').send({ specific_email: 'nobody@x.io' }).expect(404);
+      expect(unknown.body).toMatchObject({ data: null, error: { code: 'NOT_FOUND', param: 'specific_email' } });
+      const other = await t.seedProject({ plan: 'indie' });
+      const foreign = await t.api.as(other.secretKey).post('/v1/waitlist/invites').send({ specific_email: 'i3@x.io' }).expect(404);
+      expect(foreign.body.error.code).toBe('NOT_FOUND');
+      expect((await signupByEmail(t, seeded.project.id, 'i3@x.io')).status).toBe('waiting');
+    });
+
+    it.each([
+      ['both count and specific_email', { count: 1, specific_email: 'i3@x.io' }, 'specific_email'],
+      ['neither', {}, 'count'],
+      ['count 0', { count: 0 }, 'count'],
+      ['count 501', { count: 501 }, 'count'],
+      ['a fractional count', { count: 1.5 }, 'count'],
+      ['an invalid specific_email', { specific_email: 'nope' }, 'specific_email'],
+      ['an unknown field', { count: 1, message: 'hi' }, 'message'],
+    ])('refuses %s with VALIDATION_ERROR', async (_case, body, param) => {
+      const res = await t.api.as(seeded.secretKey).post('/v1/waitlist/invites').send(body).expect(400);
+      expect(res.body).toMatchObject({ data: null, error: { code: 'VALIDATION_ERROR', param } });
+    });
+
+    it('needs a plan with invites, a secret key and a key at all', async () => {
+      const free = await t.seedProject({ plan: 'free' });
+      const gated = await t.api.as(free.secretKey).post('/v1/waitlist/invites').send({ count: 1 }).expect(403);
+      expect(gated.body).toMatchObject({ data: null, error: { code: 'PLAN_UPGRADE_REQUIRED' } });
+      const publishable = await t.api.as(seeded.publishableKey).post('/v1/waitlist/invites').send({ count: 1 }).expect(403);
+      expect(publishable.body.error.code).toBe('KEY_INSUFFICIENT_PERMISSIONS');
+      expect((await t.api.post('/v1/waitlist/invites').send({ count: 1 }).expect(401)).body.error.code).toBe('MISSING_AUTH');
+    });
+
+    it('answers 429 RATE_LIMITED after 20 waves in a minute', async () => {
+      const project = await t.seedProject({ plan: 'indie' });
+      for (let wave = 0; wave < 20; wave += 1)
+        await t.api.as(project.secretKey).post('/v1/waitlist/invites').send({ count: 1 }).expect(200);
+      const res = await t.api.as(project.secretKey).post('/v1/waitlist/invites').send({ count: 1 }).expect(429);
+      expect(res.body.error.code).toBe('RATE_LIMITED');
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    });
+  });
+
+  describe('POST /v1/waitlist/signups/resend-confirmation', () => {
+    let seeded: SeededProject;
+
+    beforeAll(async () => {
+      seeded = await t.seedProject({ plan: 'indie' });
+      await join(seeded, 'r1@x.io', 'r2@x.io', 'r3@x.io');
+    });
+
+    it('sends once per 5 minutes, counting the signup email, with Retry-After', async () => {
+      const early = await t.api
+        .as(seeded.secretKey)
+        .post('/v1/waitlist/signups/resend-confirmation')
+        .send({ email: 'R1@x.io' })
+        .expect(429);
+      expect(early.body).toMatchObject({ data: null, error: { code: 'RATE_LIMITED' } });
+      expect(Number(early.headers['retry-after'])).toBeGreaterThan(240);
+      expect(Number(early.headers['retry-after'])).toBeLessThanOrEqual(300);
+
+      t.clock.advance(5 * 60_000 + 1_000);
+      const sent = await t.api.as(seeded.secretKey).post('/v1/waitlist/signups/resend-confirmation').send({ email: 'R1@x.io' }).expect(200);
+      expect(sent.body).toEqual({ data: { email: 'r1@x.io', status: 'sent' }, error: null });
+      expect(await mailsTo(t, seeded.project.id, 'r1@x.io', 'waitlist.confirmation')).toHaveLength(2);
+
+      const again = await t.api
+        .as(seeded.secretKey)
+        .post('/v1/waitlist/signups/resend-confirmation')
+        .send({ email: 'r1@x.io' })
+        .expect(429);
+      expect(Number(again.headers['retry-after'])).toBe(300);
+    });
+
+    it('gives the new email its own working link, and the first email still works', async () => {
+      const [first, second] = await mailsTo(t, seeded.project.id, 'r1@x.io', 'waitlist.confirmation');
+      expect(linkIn(first.textBody, 'confirm')).not.toBe(linkIn(second.textBody, 'confirm'));
+      await t.api.get(linkIn(second.textBody, 'confirm')).expect(200);
+      await t.api.get(linkIn(first.textBody, 'confirm')).expect(200);
+      expect((await signupByEmail(t, seeded.project.id, 'r1@x.io')).confirmedAt).toBeInstanceOf(Date);
+    });
+
+    it('sends nothing to someone already confirmed or unsubscribed', async () => {
+      t.clock.advance(5 * 60_000 + 1_000);
+      const confirmed = await t.api
+        .as(seeded.secretKey)
+        .post('/v1/waitlist/signups/resend-confirmation')
+        .send({ email: 'r1@x.io' })
+        .expect(200);
+      expect(confirmed.body.data).toEqual({ email: 'r1@x.io', status: 'already_confirmed' });
+      const [mail] = await mailsTo(t, seeded.project.id, 'r2@x.io');
+      await t.api.get(linkIn(mail.textBody, 'unsubscribe')).expect(200);
+      const unsubscribed = await t.api
+        .as(seeded.secretKey)
+        .post('/v1/waitlist/signups/resend-confirmation')
+        .send({ email: 'r2@x.io' })
+        .expect(200);
+      expect(unsubscribed.body.data).toEqual({ email: 'r2@x.io', status: 'unsubscribed' });
+      expect(await mailsTo(t, seeded.project.id, 'r1@x.io', 'waitlist.confirmation')).toHaveLength(2);
+      expect(await mailsTo(t, seeded.project.id, 'r2@x.io', 'waitlist.confirmation')).toHaveLength(1);
+    });
+
+    it('answers 404 NOT_FOUND for an unknown email and for a signup of another project', async () => {
+      const unknown = await t.api
+        .as(seeded.secretKey)
+        .post('/v1/waitlist/signups/resend-confirmation')
+        .send({ email: 'ghost@x.io' })
+        .expect(404);
+      expect(unknown.body).toMatchObject({ data: null, error: { code: 'NOT_FOUND', param: 'email' } });
+      const other = await t.seedProject({ plan: 'builder' });
+      await t.api.as(other.secretKey).post('/v1/waitlist/signups/resend-confirmation').send({ email: 'r3@x.io' }).expect(404);
+    });
+
+    it('refuses a missing or invalid email with VALIDATION_ERROR', async () => {
+      for (const body of [{}, { email: 'nope' }]) {
+        const res = await t.api.as(seeded.secretKey).post('/v1/waitlist/signups/resend-confirmation').send(body).expect(400);
+        expect(res.body).toMatchObject({ data: null, error: { code: 'VALIDATION_ERROR', param: 'email' } });
+      }
+    });
+
+    it('needs a plan with resends, a secret key and a key at all', async () => {
+      const free = await t.seedProject({ plan: 'free' });
+      const gated = await t.api.as(free.secretKey).post('/v1/waitlist/signups/resend-confirmation').send({ email: 'r3@x.io' }).expect(403);
+      expect(gated.body.error.code).toBe('PLAN_UPGRADE_REQUIRED');
+      const publishable = await t.api
+        .as(seeded.publishableKey)
+        .post('/v1/waitlist/signups/resend-confirmation')
+        .send({ email: 'r3@x.io' })
+        .expect(403);
+      expect(publishable.body.error.code).toBe('KEY_INSUFFICIENT_PERMISSIONS');
+      await t.api.post('/v1/waitlist/signups/resend-confirmation').send({ email: 'r3@x.io' }).expect(401);
+    });
+  });
+
+  describe('GET /v1/waitlist/confirm and GET /v1/waitlist/unsubscribe', () => {
+    let seeded: SeededProject;
+
+    beforeAll(async () => {
+      seeded = await t.seedProject({ plan: 'indie', name: 'Links & Co' });
+      await join(seeded, 'k1@x.io', 'k2@x.io');
+      await t.drainJobs();
+    });
+
+    it('unsubscribes through the link of the confirmation email and withdraws the email consent', async () => {
+      const [mail] = await mailsTo(t, seeded.project.id, 'k1@x.io');
+      const page = await t.api.get(linkIn(mail.textBody, 'unsubscribe')).expect(200);
+      expect(page.headers['content-type']).toContain('text/html');
+      expect(page.text).toContain('Links &amp; Co');
+      const row = await signupByEmail(t, seeded.project.id, 'k1@x.io');
+      expect(row).toMatchObject({ status: 'unsubscribed', unsubscribedAt: expect.any(Date) });
+      expect((await contactOf(seeded.project.id, 'k1@x.io')).consents.waitlist_emails.status).toBe('withdrawn');
+      await t.api.get(linkIn(mail.textBody, 'unsubscribe')).expect(200);
+      expect((await signupByEmail(t, seeded.project.id, 'k1@x.io')).unsubscribedAt).toEqual(row.unsubscribedAt);
+    });
+
+    it('unsubscribes through the link of an invite email', async () => {
+      await t.api.as(seeded.secretKey).post('/v1/waitlist/invites').send({ specific_email: 'k2@x.io' }).expect(200);
+      await t.drainJobs();
+      const [invite] = await mailsTo(t, seeded.project.id, 'k2@x.io', 'waitlist.invite');
+      await t.api.get(linkIn(invite.textBody, 'unsubscribe')).expect(200);
+      expect(await signupByEmail(t, seeded.project.id, 'k2@x.io')).toMatchObject({ status: 'unsubscribed', invitedAt: expect.any(Date) });
+    });
+
+    it('accepts each token for its own purpose only', async () => {
+      const [mail] = await mailsTo(t, seeded.project.id, 'k2@x.io', 'waitlist.confirmation');
+      const confirmToken = linkIn(mail.textBody, 'confirm').split('token=')[1];
+      const unsubscribeToken = linkIn(mail.textBody, 'unsubscribe').split('token=')[1];
+      const wrong = await t.api.get(`/v1/waitlist/unsubscribe?token=${confirmToken}`).expect(404);
+      expect(wrong.headers['content-type']).toContain('text/html');
+      await t.api.get(`/v1/waitlist/confirm?token=${unsubscribeToken}`).expect(404);
+      expect((await signupByEmail(t, seeded.project.id, 'k2@x.io')).confirmedAt).toBeNull();
+    });
+
+    it('answers an HTML 404 for an unknown token and VALIDATION_ERROR without one', async () => {
+      const unknown = await t.api.get('/v1/waitlist/confirm?token=made-up').expect(404);
+      expect(unknown.text).toContain('not valid');
+      const missing = await t.api.get('/v1/waitlist/unsubscribe').expect(400);
+      expect(missing.body).toMatchObject({ data: null, error: { code: 'VALIDATION_ERROR', param: 'token' } });
+    });
+  });
+});
