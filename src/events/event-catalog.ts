@@ -76,3 +76,9 @@ export function fieldMismatch(type: EventType, data: Record<string, unknown>): {
     missing: expected.filter((field) => !given.includes(field)),
   };
 }
+
+/** The catalog's fields of `type`, taken from a larger record (a response DTO, say). */
+export function pickEventData(type: EventType, source: object): Record<string, unknown> {
+  const record = source as Record<string, unknown>;
+  return Object.fromEntries(EVENT_CATALOG[type].fields.map((field) => [field, record[field]]));
+}

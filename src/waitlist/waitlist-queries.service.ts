@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { MoreThan, Not } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
-import { decodeCursor, encodeCursor } from '../common/http/cursor';
+import { decodeCursor } from '../common/http/cursor';
 import { DEFAULT_PAGE_SIZE } from '../common/http/page-query.dto';
-import { Paged } from '../common/http/reply';
+import { Paged, toPage } from '../common/http/reply';
 import { normalizeEmail } from '../contacts/contacts.service';
 import { Database } from '../infra/database/database';
 import type { ProjectRef } from '../projects/project-ref';
@@ -49,10 +49,7 @@ export class WaitlistQueriesService {
     if (query.cursor) qb.andWhere('s.position > :after', { after: cursorPosition(query.cursor) });
     if (query.email) qb.andWhere('s.email = :email', { email: normalizeEmail(query.email) });
     if (query.status) qb.andWhere('s.status = :status', { status: query.status });
-    const rows = await qb.getMany();
-    const page = rows.slice(0, limit);
-    const nextCursor = rows.length > limit ? encodeCursor({ position: page[page.length - 1].position }) : null;
-    return new Paged(page.map(toSignupDto), nextCursor);
+    return toPage(await qb.getMany(), limit, toSignupDto, (row) => ({ position: row.position }));
   }
 
   async getStats(project: ProjectRef): Promise<WaitlistStatsDto> {
