@@ -10,6 +10,8 @@ export interface JwtClaims {
   email?: string;
 }
 
+const MAX_SUBJECT_LENGTH = 255;
+
 type StrategyCallbacks = {
   success: (user: unknown) => void;
   fail: (info: unknown) => void;
@@ -56,8 +58,14 @@ export class JwtVerifier {
       const attempt = Object.create(strategy) as Strategy & StrategyCallbacks;
       attempt.success = (user) => {
         const claims = user as JwtClaims;
-        if (typeof claims.sub === 'string' && claims.sub.length > 0) resolve(claims);
-        else reject(new ApiError('INVALID_CLERK_TOKEN', 'The token has no subject.'));
+        if (typeof claims.sub !== 'string' || claims.sub.length === 0 || claims.sub.length > MAX_SUBJECT_LENGTH) {
+          reject(new ApiError('INVALID_CLERK_TOKEN', 'The token has no usable subject (1 to 255 characters).'));
+          return;
+        }
+        // An email claim we cannot store is left out rather than failing the sign-in.
+        const email =
+          typeof claims.email === 'string' && claims.email.length <= 254 && claims.email.includes('@') ? claims.email : undefined;
+        resolve({ sub: claims.sub, email });
       };
       attempt.fail = (info) => reject(this.toApiError(info));
       attempt.error = (error) => reject(this.toApiError(error));

@@ -78,6 +78,21 @@ describe('Dashboard sign-in', () => {
       }
     });
 
+    it('refuses a subject it cannot store and ignores an unusable email claim', async () => {
+      const long = await t.api
+        .as(idp.token({ sub: 's'.repeat(256) }))
+        .post('/v1/auth/provision')
+        .send({})
+        .expect(401);
+      expect(long.body.error.code).toBe('INVALID_CLERK_TOKEN');
+      const res = await t.api
+        .as(idp.token({ sub: 'user_odd_email', email: `${'x'.repeat(260)}@example.com` }))
+        .post('/v1/auth/provision')
+        .send({})
+        .expect(200);
+      expect(res.body.data.account.email).toBeNull();
+    });
+
     it('validates the body', async () => {
       const res = await t.api
         .as(idp.token({ sub: 'u_validate' }))

@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsEmail, IsOptional, MaxLength } from 'class-validator';
+import { CharLength } from '../../common/validation/char-length';
 import { IsFlatRecord } from '../../common/validation/flat-record';
 
 export class IdentifyDto {
   @ApiProperty({ example: 'user_42', minLength: 1, maxLength: 256, description: "The product's own id for this person." })
-  @IsString()
-  @Length(1, 256)
+  @CharLength(1, 256)
   user_id: string;
 
   @ApiProperty({ example: 'ada@example.com', maxLength: 254 })
