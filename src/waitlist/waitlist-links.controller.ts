@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Query, Res } from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Auth } from '../auth/auth.decorator';
@@ -45,6 +45,25 @@ export class WaitlistLinksController {
   async unsubscribeSignup(@Query() query: EmailTokenQueryDto, @Res({ passthrough: true }) res: Response): Promise<string> {
     const page = await this.links.unsubscribe(query.token);
     // Set here, not with @Header: an error before this point must keep its JSON content type.
+    res.status(page.status).type('html');
+    return page.html;
+  }
+
+  @Post('unsubscribe')
+  @HttpCode(200)
+  @Auth('none', { browser: true })
+  @RawResponse()
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    summary:
+      'One-click unsubscribe (RFC 8058): what a mail client posts to the List-Unsubscribe link. Same effect and answer as opening the link.',
+  })
+  @ApiProduces('text/html')
+  @ApiResponse({ status: 200, description: 'Unsubscribed (also when it already was).', content: HTML })
+  @ApiResponse({ status: 404, description: 'The token is unknown or not an unsubscribe token.', content: HTML })
+  @ApiErrors('VALIDATION_ERROR')
+  async unsubscribeOneClick(@Query() query: EmailTokenQueryDto, @Res({ passthrough: true }) res: Response): Promise<string> {
+    const page = await this.links.unsubscribe(query.token);
     res.status(page.status).type('html');
     return page.html;
   }

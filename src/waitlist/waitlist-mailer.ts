@@ -17,6 +17,14 @@ interface TokenRequest {
 export type MailProject = Pick<ProjectRef, 'id' | 'name' | 'slug'>;
 
 /**
+ * Mail clients show their own unsubscribe button for these headers, and large mailbox providers
+ * expect them; the POST (RFC 8058 one-click) goes to the same link.
+ */
+export function oneClickUnsubscribe(link: string): Record<string, string> {
+  return { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+}
+
+/**
  * Writes the waitlist's emails into the mail outbox, in the caller's transaction. Every email gets
  * fresh link tokens (stored hashed); older links keep working.
  */
@@ -44,7 +52,8 @@ export class WaitlistMailer {
       unsubscribeUrl: unsubscribeUrl(this.config.publicBaseUrl, unsubscribe),
       referralLink: referralLink(this.config.publicBaseUrl, project.slug, signup.referralCode),
     });
-    await this.mail.queueMail(em, { projectId: project.id, kind: 'waitlist.confirmation', to: signup.email, ...email });
+    const headers = oneClickUnsubscribe(unsubscribeUrl(this.config.publicBaseUrl, unsubscribe));
+    await this.mail.queueMail(em, { projectId: project.id, kind: 'waitlist.confirmation', to: signup.email, headers, ...email });
   }
 
   async queueInvites(em: EntityManager, project: MailProject, signups: WaitlistSignupEntity[], now: Date): Promise<void> {
@@ -54,8 +63,15 @@ export class WaitlistMailer {
       now,
     );
     for (const [index, signup] of signups.entries()) {
-      const email = inviteEmail({ projectName: project.name, unsubscribeUrl: unsubscribeUrl(this.config.publicBaseUrl, tokens[index]) });
-      await this.mail.queueMail(em, { projectId: project.id, kind: 'waitlist.invite', to: signup.email, ...email });
+      const link = unsubscribeUrl(this.config.publicBaseUrl, tokens[index]);
+      const email = inviteEmail({ projectName: project.name, unsubscribeUrl: link });
+      await this.mail.queueMail(em, {
+        projectId: project.id,
+        kind: 'waitlist.invite',
+        to: signup.email,
+        headers: oneClickUnsubscribe(link),
+        ...email,
+      });
     }
   }
 

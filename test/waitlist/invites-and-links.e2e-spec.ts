@@ -271,6 +271,22 @@ describe('waitlist invites, resends and email links', () => {
       expect(await signupByEmail(t, seeded.project.id, 'k2@x.io')).toMatchObject({ status: 'unsubscribed', invitedAt: expect.any(Date) });
     });
 
+    it('offers one-click unsubscribe (RFC 8058) through List-Unsubscribe headers', async () => {
+      await join(seeded, 'k3@x.io');
+      await t.drainJobs();
+      const [mail] = await mailsTo(t, seeded.project.id, 'k3@x.io');
+      const link = linkIn(mail.textBody, 'unsubscribe');
+      expect(mail.headers).toEqual({
+        'List-Unsubscribe': `<https://launch.test${link}>`,
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      });
+      // What a mail client sends: a form-encoded POST to the header's link.
+      const page = await t.api.post(link).type('form').send('List-Unsubscribe=One-Click').expect(200);
+      expect(page.headers['content-type']).toContain('text/html');
+      expect(await signupByEmail(t, seeded.project.id, 'k3@x.io')).toMatchObject({ status: 'unsubscribed' });
+      await t.api.post('/v1/waitlist/unsubscribe?token=made-up').expect(404);
+    });
+
     it('accepts each token for its own purpose only', async () => {
       const [mail] = await mailsTo(t, seeded.project.id, 'k2@x.io', 'waitlist.confirmation');
       const confirmToken = linkIn(mail.textBody, 'confirm').split('token=')[1];

@@ -17,6 +17,8 @@ export interface MailDraft {
   subject: string;
   text: string;
   html?: string | null;
+  /** Extra headers, such as List-Unsubscribe (RFC 2369) and List-Unsubscribe-Post (RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 // Retry after 1 min, 5 min, 30 min and 2 h, then give up (the row stays, marked failed).
@@ -63,6 +65,7 @@ export class MailService implements OnModuleInit, OnModuleDestroy {
       subject: draft.subject,
       textBody: draft.text,
       htmlBody: draft.html ?? null,
+      headers: draft.headers ?? {},
       status: 'pending',
       attempts: 0,
       nextAttemptAt: now,
@@ -87,7 +90,7 @@ export class MailService implements OnModuleInit, OnModuleDestroy {
         subject: mail.subject,
         text: mail.textBody,
         html: mail.htmlBody,
-        headers: { 'X-Mail-Id': mail.id },
+        headers: { ...mail.headers, 'X-Mail-Id': mail.id },
       });
       const status = this.transport.kind === 'smtp' ? 'sent' : 'logged';
       await this.db.manager.update(

@@ -37,6 +37,10 @@ export class MailMessageEntity {
   @Column({ type: 'text', nullable: true })
   htmlBody: string | null;
 
+  /** Extra headers, such as List-Unsubscribe. */
+  @Column({ type: 'jsonb', default: {} })
+  headers: Record<string, string>;
+
   @Column({ type: 'varchar', length: 16 })
   status: MailStatus;
 
