@@ -13,7 +13,14 @@ export function configureHttp(app: INestApplication, config: AppConfig): void {
   express.set('trust proxy', config.trustProxy);
   express.disable('x-powered-by');
   express.use(requestIdMiddleware);
-  express.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } }));
+  express.use(
+    helmet({
+      // Browser scripts and feeds are embedded on other sites; and a self-hosted server may well run on
+      // plain http, where upgrading /docs' own scripts to https would break the page.
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+      contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+    }),
+  );
   express.use(corsMiddleware(app));
   express.useBodyParser('json', { limit: JSON_BODY_LIMIT });
 }
