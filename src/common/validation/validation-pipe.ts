@@ -26,12 +26,22 @@ function humanize({ path, message }: FirstFailure): string {
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }
 
-/** The path of the first string (or key) holding a NUL character, which PostgreSQL cannot store. */
-export function findNulCharacter(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path || 'body' : null;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Text PostgreSQL cannot store as sent: a NUL character, or a lone UTF-16 surrogate (which would
+ * silently become U+FFFD, and which makes some validators throw).
+ */
+export function isUnstorableText(text: string): boolean {
+  return text.includes('\u0000') || LONE_SURROGATE.test(text);
+}
+
+/** The path of the first string (or key) holding unstorable text. */
+export function findUnstorableText(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return isUnstorableText(value) ? path || 'body' : null;
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index += 1) {
-      const found = findNulCharacter(value[index], path ? `${path}.${index}` : String(index));
+      const found = findUnstorableText(value[index], path ? `${path}.${index}` : String(index));
       if (found) return found;
     }
     return null;
@@ -39,8 +49,8 @@ export function findNulCharacter(value: unknown, path = ''): string | null {
   if (value && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
       const itemPath = path ? `${path}.${key}` : key;
-      if (key.includes('\u0000')) return itemPath;
-      const found = findNulCharacter(item, itemPath);
+      if (isUnstorableText(key)) return itemPath;
+      const found = findUnstorableText(item, itemPath);
       if (found) return found;
     }
   }
@@ -50,10 +60,18 @@ export function findNulCharacter(value: unknown, path = ''): string | null {
 class ApiValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body' || metadata.type === 'query') {
-      const path = findNulCharacter(value);
-      if (path) throw new ApiError('VALIDATION_ERROR', `${path} must not contain the NUL character.`, { param: path });
+      const path = findUnstorableText(value);
+      if (path) {
+        throw new ApiError('VALIDATION_ERROR', `${path} must be well-formed text without NUL characters.`, { param: path });
+      }
     }
-    return super.transform(value, metadata);
+    try {
+      return await super.transform(value, metadata);
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      // A validator that throws on odd input is still a refusal of that input, not a server error.
+      throw new ApiError('VALIDATION_ERROR', 'The request could not be validated.', { param: metadata.data ?? metadata.type });
+    }
   }
 }
 
