@@ -1,6 +1,6 @@
 import { WaitlistCounterEntity } from '../../src/waitlist/entities/waitlist-counter.entity';
 import { SeededProject, TestApp } from '../support/test-app';
-import { closeApp, eventsOf, mailsTo, signupByEmail, signupRows } from './waitlist-test-helpers';
+import { eventsOf, mailsTo, signupByEmail, signupRows } from './waitlist-test-helpers';
 
 const range = (count: number) => Array.from({ length: count }, (_, index) => index + 1);
 
@@ -11,7 +11,7 @@ describe('waitlist under concurrency', () => {
   beforeAll(async () => {
     t = await TestApp.start();
   });
-  afterAll(() => closeApp(t));
+  afterAll(() => t.close());
 
   describe('POST /v1/waitlist/signups', () => {
     it('gives 200 simultaneous signups the positions 1..200, each exactly once', async () => {

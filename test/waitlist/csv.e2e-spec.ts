@@ -8,7 +8,7 @@ import { MailMessageEntity } from '../../src/infra/mail/entities/mail-message.en
 import { parseCsv } from '../../src/waitlist/csv';
 import { EXPORT_COLUMNS } from '../../src/waitlist/waitlist-csv';
 import { SeededProject, TestApp } from '../support/test-app';
-import { closeApp, linkIn, mailsTo, signupRows } from './waitlist-test-helpers';
+import { linkIn, mailsTo, signupRows } from './waitlist-test-helpers';
 
 // Columns an import assigns anew: the rest must survive a round trip unchanged.
 const ASSIGNED = ['position', 'referral_code', 'referral_count', 'referred_by', 'signup_id'];
@@ -31,7 +31,7 @@ describe('waitlist CSV commands', () => {
     dir = mkdtempSync(join(tmpdir(), 'waitlist-csv-'));
   });
   afterAll(async () => {
-    await closeApp(t);
+    await t.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

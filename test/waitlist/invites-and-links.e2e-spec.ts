@@ -1,6 +1,6 @@
 import { ContactEntity } from '../../src/contacts/entities/contact.entity';
 import { SeededProject, TestApp } from '../support/test-app';
-import { closeApp, eventsOf, linkIn, mailsTo, signupByEmail, signupRows } from './waitlist-test-helpers';
+import { eventsOf, linkIn, mailsTo, signupByEmail, signupRows } from './waitlist-test-helpers';
 
 describe('waitlist invites, resends and email links', () => {
   let t: TestApp;
@@ -8,7 +8,7 @@ describe('waitlist invites, resends and email links', () => {
   beforeAll(async () => {
     t = await TestApp.start();
   });
-  afterAll(() => closeApp(t));
+  afterAll(() => t.close());
 
   async function join(seeded: SeededProject, ...emails: string[]): Promise<void> {
     for (const email of emails) await t.api.as(seeded.secretKey).post('/v1/waitlist/signups').send({ email }).expect(201);

@@ -1,6 +1,6 @@
 import { ContactEntity } from '../../src/contacts/entities/contact.entity';
 import { SeededProject, TestApp } from '../support/test-app';
-import { BASE_URL, closeApp, eventsOf, linkIn, mailsTo, signupByEmail, signupRows } from './waitlist-test-helpers';
+import { BASE_URL, eventsOf, linkIn, mailsTo, signupByEmail, signupRows } from './waitlist-test-helpers';
 
 const SIGNUP_ID = /^ws_[0-9A-HJKMNP-TV-Z]{26}$/;
 const CODE = /^[0-9A-HJKMNP-TV-Z]{8}$/;
@@ -11,7 +11,7 @@ describe('waitlist signups', () => {
   beforeAll(async () => {
     t = await TestApp.start();
   });
-  afterAll(() => closeApp(t));
+  afterAll(() => t.close());
 
   describe('POST /v1/waitlist/signups', () => {
     let seeded: SeededProject;

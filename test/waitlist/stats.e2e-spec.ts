@@ -1,5 +1,5 @@
 import { SeededProject, TestApp } from '../support/test-app';
-import { closeApp, linkIn, mailsTo, signupByEmail } from './waitlist-test-helpers';
+import { linkIn, mailsTo, signupByEmail } from './waitlist-test-helpers';
 
 describe('waitlist stats and leaderboard', () => {
   let t: TestApp;
@@ -9,7 +9,7 @@ describe('waitlist stats and leaderboard', () => {
     t = await TestApp.start();
     seeded = await t.seedProject({ plan: 'indie' });
   });
-  afterAll(() => closeApp(t));
+  afterAll(() => t.close());
 
   async function join(email: string, referrerEmail?: string): Promise<void> {
     const referrer_code = referrerEmail ? (await signupByEmail(t, seeded.project.id, referrerEmail)).referralCode : undefined;

@@ -5,7 +5,7 @@ import { EventEntity } from '../../src/events/entities/event.entity';
 import { MailMessageEntity } from '../../src/infra/mail/entities/mail-message.entity';
 import { TurnstileVerifier } from '../../src/waitlist/turnstile.verifier';
 import { SeededProject, TestApp } from '../support/test-app';
-import { closeApp, signupRows } from './waitlist-test-helpers';
+import { signupRows } from './waitlist-test-helpers';
 
 type Mode = 'accept' | 'reject' | 'error' | 'not-json' | 'drop' | 'hang';
 
@@ -60,7 +60,7 @@ describe('POST /v1/waitlist/signups with the bot check on', () => {
     seeded = await t.seedProject({ plan: 'indie' });
   });
   afterAll(async () => {
-    await closeApp(t);
+    await t.close();
     await verifier.stop();
   });
   beforeEach(() => {

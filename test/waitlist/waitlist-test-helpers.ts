@@ -28,13 +28,3 @@ export async function signupRows(t: TestApp, projectId: string): Promise<Waitlis
 export async function signupByEmail(t: TestApp, projectId: string, email: string): Promise<WaitlistSignupEntity> {
   return t.db.manager.findOneByOrFail(WaitlistSignupEntity, { projectId, email });
 }
-
-/**
- * Lets the queued emails go out, then closes the app. On the PostgreSQL queue backend a sweep
- * that is still enqueueing a backlog when the queues close can hang the shutdown (a kernel race:
- * the sweeper and the queue service shut down concurrently), so no backlog is left for it.
- */
-export async function closeApp(t: TestApp): Promise<void> {
-  await t.drainJobs(45_000);
-  await t.close();
-}
