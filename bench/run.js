@@ -1,97 +1,198 @@
 /**
- * `npm run bench`: autocannon against the service on the embedded defaults (or DATABASE_URL /
- * REDIS_URL when set), side by side with a bare Node.js server answering the same JSON — the ceiling
- * of this machine. Prints a table; a measurement, not a test.
+ * `npm run bench`: the service against two baselines doing the same work on the same database
+ * (see baseline-work.js): a bare NestJS route and a raw node:http + pg server. For every route the
+ * three targets run in interleaved rounds (the order rotates each round), and the median of the
+ * rounds is reported with ratios. Also reported: server CPU time per request, read from /proc, which
+ * stays meaningful on a machine that is busy with something else.
+ *
+ * Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3), BENCH_ROUTES (all, or
+ * a comma list of route names), DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres: a
+ * database of its own is created and dropped there), REDIS_URL (redis://127.0.0.1:6379),
+ * BENCH_JSON (a path: write the results there too), BENCH_LOG_SQL=1 (print each route's SQL).
  */
 const autocannon = require('autocannon');
-const { spawn } = require('node:child_process');
-const { createServer } = require('node:http');
-const { mkdtempSync, rmSync } = require('node:fs');
-const { tmpdir } = require('node:os');
+const { fork, spawn, execFileSync } = require('node:child_process');
+const { readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
+const { Client } = require('pg');
+const { ROUTES } = require('./routes');
 
-const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const SERVICE_PORT = 3977;
-const BASELINE_PORT = 3978;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const POOL_SIZE = 10;
+const PORTS = { service: 3977, 'bare nest': 3978, 'raw node': 3979 };
+const TARGETS = Object.keys(PORTS);
+const CLOCK_TICKS_PER_SECOND = 100;
 
-function startBaseline() {
-  const body = JSON.stringify({ data: { status: 'ok', database: 'ok' }, error: null });
-  const server = createServer((req, res) => {
-    res.setHeader('content-type', 'application/json; charset=utf-8');
-    res.end(body);
-  });
-  return new Promise((resolve) => server.listen(BASELINE_PORT, '127.0.0.1', () => resolve(server)));
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function databaseUrl(name) {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
-function startService(dataDir) {
-  const child = spawn(process.execPath, [join(__dirname, '..', 'dist', 'main.js')], {
-    env: { ...process.env, PORT: String(SERVICE_PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  return { child, output: () => output };
+async function admin(sql) {
+  const client = new Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
 }
 
-async function waitForHealth() {
-  for (let i = 0; i < 120; i += 1) {
+/** User + system CPU seconds of a process so far. */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
+async function waitForHealth(port, child) {
+  for (let i = 0; i < 240; i += 1) {
+    if (child.exitCode !== null) throw new Error(`target on port ${port} exited with ${child.exitCode}`);
     try {
-      const res = await fetch(`http://127.0.0.1:${SERVICE_PORT}/v1/_health`);
-      if (res.ok) return;
+      const res = await fetch(`http://127.0.0.1:${port}/v1/_health`);
+      if (res.status < 500) return;
     } catch {
       // not up yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(250);
   }
-  throw new Error('the service did not start');
+  throw new Error(`target on port ${port} did not start`);
 }
 
-function run(title, url, headers = {}) {
+function startTargets(env) {
+  const dist = join(__dirname, '..', 'dist');
+  const quiet = { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] };
+  return {
+    service: spawn(process.execPath, [join(dist, 'main.js')], {
+      env: { ...env, PORT: String(PORTS.service), WORKERS: 'off', BROWSER_RATE_LIMIT: '100000000', LOG_FORMAT: 'json' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+    'bare nest': fork(join(__dirname, 'baseline-nest.js'), { env: { ...env, PORT: String(PORTS['bare nest']) }, ...quiet }),
+    'raw node': fork(join(__dirname, 'baseline-node.js'), { env: { ...env, PORT: String(PORTS['raw node']) }, ...quiet }),
+  };
+}
+
+function createProject(env, name) {
+  const out = execFileSync(process.execPath, [join(__dirname, '..', 'dist', 'cli.js'), 'project:create', '--name', name, '--plan', 'builder', '--json'], {
+    env: { ...env, LOG_LEVEL: 'error' },
+  });
+  const created = JSON.parse(out.toString('utf8'));
+  return { id: created.project_id, secretKey: created.secret_key, publishableKey: created.publishable_key };
+}
+
+function load(port, route, context) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_SECONDS }, (error, result) => {
-      if (error) return reject(error);
-      resolve({
-        title,
-        requestsPerSecond: Math.round(result.requests.average),
-        p50: result.latency.p50,
-        p99: result.latency.p99,
-        errors: result.errors + result.non2xx,
-      });
-    });
+    const requests = [{ method: route.method, path: route.path, setupRequest: (request) => route.request(request, context) }];
+    autocannon(
+      { url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, duration: SECONDS, requests },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
   });
 }
 
-async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'launch-bench-'));
-  const baseline = await startBaseline();
-  const service = startService(dataDir);
-  try {
-    await waitForHealth();
-    const key = /svc_live_[0-9A-Za-z]{32}/.exec(service.output())?.[0];
-    const rows = [await run('baseline: bare node http', `http://127.0.0.1:${BASELINE_PORT}/`)];
-    rows.push(await run('GET /v1/_health', `http://127.0.0.1:${SERVICE_PORT}/v1/_health`));
-    if (key) {
-      rows.push(await run('GET /v1/setup-check', `http://127.0.0.1:${SERVICE_PORT}/v1/setup-check`, { authorization: `Bearer ${key}` }));
-    } else {
-      process.stderr.write('No demo key printed (the database was not empty); skipping setup-check.\n');
-    }
-    const base = rows[0].requestsPerSecond;
-    console.table(
-      rows.map((row) => ({
-        target: row.title,
-        'req/s': row.requestsPerSecond,
-        'vs baseline': `${((row.requestsPerSecond / base) * 100).toFixed(1)}%`,
+async function measure(target, pid, port, route, context) {
+  const cpuBefore = cpuSeconds(pid);
+  const result = await load(port, route, context);
+  const cpu = cpuSeconds(pid) - cpuBefore;
+  const requests = result.requests.total;
+  return {
+    target,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuMicrosPerRequest: requests ? (cpu * 1e6) / requests : null,
+    failures: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+function summarize(route, samples) {
+  const rows = {};
+  for (const target of TARGETS) {
+    const mine = samples.filter((sample) => sample.target === target);
+    rows[target] = {
+      rps: median(mine.map((sample) => sample.rps)),
+      p50: median(mine.map((sample) => sample.p50)),
+      p99: median(mine.map((sample) => sample.p99)),
+      cpu: median(mine.map((sample) => sample.cpuMicrosPerRequest ?? 0)),
+      failures: mine.reduce((sum, sample) => sum + sample.failures, 0),
+    };
+  }
+  const ours = rows.service;
+  return {
+    route: route.name,
+    ...rows,
+    vsBareNest: ours.rps / rows['bare nest'].rps,
+    vsRawNode: ours.rps / rows['raw node'].rps,
+    p99VsBareNest: ours.p99 / rows['bare nest'].p99,
+  };
+}
+
+function printSummary(summaries) {
+  const table = [];
+  for (const summary of summaries) {
+    for (const target of TARGETS) {
+      const row = summary[target];
+      table.push({
+        route: summary.route,
+        target,
+        'req/s': Math.round(row.rps),
         'p50 ms': row.p50,
         'p99 ms': row.p99,
-        'errors/non-2xx': row.errors,
-      })),
-    );
+        'cpu µs/req': Math.round(row.cpu),
+        failures: row.failures,
+      });
+    }
+  }
+  console.table(table);
+  console.table(
+    summaries.map((summary) => ({
+      route: summary.route,
+      'ours / bare nest': `${(summary.vsBareNest * 100).toFixed(0)}%`,
+      'ours / raw node': `${(summary.vsRawNode * 100).toFixed(0)}%`,
+      'p99 ours / bare nest': `${summary.p99VsBareNest.toFixed(2)}×`,
+      'cpu ours / bare nest': `${(summary.service.cpu / summary['bare nest'].cpu).toFixed(2)}×`,
+    })),
+  );
+}
+
+async function main() {
+  const database = `launch_bench_${process.pid}`;
+  await admin(`CREATE DATABASE ${database}`);
+  const env = { ...process.env, DATABASE_URL: databaseUrl(database), REDIS_URL, QUEUE_PREFIX: `bench${process.pid}`, BENCH_POOL_SIZE: String(POOL_SIZE) };
+  const targets = startTargets(env);
+  try {
+    // The service migrates the database at start; the baselines only need it to exist.
+    await waitForHealth(PORTS.service, targets.service);
+    await Promise.all(['bare nest', 'raw node'].map((target) => waitForHealth(PORTS[target], targets[target])));
+    const wanted = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(',') : ROUTES.map((route) => route.name);
+    const summaries = [];
+    for (const route of ROUTES.filter((candidate) => wanted.includes(candidate.name))) {
+      const context = await route.prepare({ env, createProject: (name) => createProject(env, name), port: PORTS.service });
+      const samples = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        const order = TARGETS.map((_, index) => TARGETS[(index + round) % TARGETS.length]);
+        for (const target of order) {
+          samples.push(await measure(target, targets[target].pid, PORTS[target], route, { ...context, target, round }));
+        }
+      }
+      const summary = summarize(route, samples);
+      summaries.push(summary);
+      process.stderr.write(`${route.name}: ours ${Math.round(summary.service.rps)} req/s, ${(summary.vsBareNest * 100).toFixed(0)}% of bare nest\n`);
+    }
+    printSummary(summaries);
+    if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify({ seconds: SECONDS, connections: CONNECTIONS, rounds: ROUNDS, summaries }, null, 2));
   } finally {
-    service.child.kill('SIGTERM');
-    baseline.close();
-    await new Promise((resolve) => service.child.once('exit', resolve));
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const child of Object.values(targets)) child.kill('SIGTERM');
+    await Promise.all(Object.values(targets).map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : null)));
+    await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   }
 }
 

@@ -1,12 +1,13 @@
 import { INestApplication, INestApplicationContext, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger as PinoLogger } from 'nestjs-pino';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppModule, AppModuleOptions } from './app.module';
 import { configureHttp } from './common/http/configure-http';
+import { EnvelopeExpressAdapter } from './common/http/envelope';
+import { PinoNestLogger, createRootLogger } from './common/logging/logger';
 import { AppConfig, ConfigError, loadConfig, withDatabaseUrl } from './config/app-config';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './infra/database/embedded-postgres';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi-document';
@@ -48,12 +49,13 @@ export async function prepare(overrides: Partial<Record<string, string>> = {}): 
 
 /** The HTTP application, fully configured but not listening. */
 export async function createHttpApp(config: AppConfig, options: AppModuleOptions = {}): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options), {
+  const logger = createRootLogger(config);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options), new EnvelopeExpressAdapter(), {
     bufferLogs: true,
     bodyParser: false,
   });
-  app.useLogger(app.get(PinoLogger));
-  configureHttp(app, config);
+  app.useLogger(new PinoNestLogger(logger));
+  configureHttp(app, config, logger);
   // Before init: Nest's not-found handler comes after everything registered by then.
   serveOpenApi(app, buildOpenApiDocument(app));
   await app.init();
@@ -63,7 +65,7 @@ export async function createHttpApp(config: AppConfig, options: AppModuleOptions
 /** A context without HTTP: the worker process and the operator CLI. */
 export async function createContext(config: AppConfig, options: AppModuleOptions = {}): Promise<INestApplicationContext> {
   const context = await NestFactory.createApplicationContext(AppModule.forRoot(config, options), { bufferLogs: true });
-  context.useLogger(context.get(PinoLogger));
+  context.useLogger(new PinoNestLogger(createRootLogger(config)));
   return context;
 }
 

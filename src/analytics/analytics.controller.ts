@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentProject } from '../auth/auth.decorator';
+import { Auth } from '../common/http/route-policy';
+import { CurrentProject } from '../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
 import { ContactDto } from '../contacts/dto/contact.dto';
 import { Idempotent } from '../idempotency/idempotent.decorator';

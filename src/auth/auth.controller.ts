@@ -1,8 +1,9 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
-import { type Caller } from '../common/http/request-context';
-import { Auth, CurrentCaller } from './auth.decorator';
+import { Auth } from '../common/http/route-policy';
+import type { DashboardUser } from './caller';
+import { CurrentDashboardUser } from './current.decorators';
 import { ProvisionDto, ProvisionResultDto } from './dto/provision.dto';
 import { ProvisioningService } from './provisioning.service';
 
@@ -19,7 +20,7 @@ export class AuthController {
   })
   @ApiEnvelope(ProvisionResultDto)
   @ApiErrors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE')
-  provision(@CurrentCaller() caller: Caller, @Body() body: ProvisionDto): Promise<ProvisionResultDto> {
-    return this.provisioning.provision(caller, body);
+  provision(@CurrentDashboardUser() user: DashboardUser, @Body() body: ProvisionDto): Promise<ProvisionResultDto> {
+    return this.provisioning.provision(user, body);
   }
 }

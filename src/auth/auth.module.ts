@@ -2,14 +2,15 @@ import { Global, Module } from '@nestjs/common';
 import { AccountsService } from './accounts.service';
 import { ApiKeysService } from './api-keys.service';
 import { AuthController } from './auth.controller';
-import { AuthGuard } from './auth.guard';
-import { JwtVerifier } from './jwt-verifier';
+import { DashboardJwt, DashboardJwtStrategy } from './dashboard-jwt';
+import { EndUserVerifier } from './end-user-verifier';
 import { ProvisioningService } from './provisioning.service';
+import { RoutePolicyGuard } from './route-policy.guard';
 
 @Global()
 @Module({
   controllers: [AuthController],
-  providers: [ApiKeysService, AccountsService, JwtVerifier, ProvisioningService, AuthGuard],
-  exports: [ApiKeysService, AccountsService, ProvisioningService, AuthGuard],
+  providers: [ApiKeysService, AccountsService, DashboardJwtStrategy, DashboardJwt, EndUserVerifier, ProvisioningService, RoutePolicyGuard],
+  exports: [ApiKeysService, AccountsService, EndUserVerifier, ProvisioningService, RoutePolicyGuard],
 })
 export class AuthModule {}

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Caller } from '../common/http/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from '../infra/database/database';
 import { isUniqueViolation } from '../infra/database/postgres-errors';
@@ -9,6 +8,7 @@ import { toProjectDto } from '../projects/project-links';
 import { ProjectRef } from '../projects/project-ref';
 import { CreateProjectInput, ProjectsService } from '../projects/projects.service';
 import { AccountsService } from './accounts.service';
+import type { DashboardUser } from './caller';
 import { ApiKeysService } from './api-keys.service';
 import { AccountEntity } from './entities/account.entity';
 import { ApiKeyMode } from './entities/api-key.entity';
@@ -42,13 +42,13 @@ export class ProvisioningService {
    * POST /v1/auth/provision: the account for the token's subject with its first project. A second
    * call (or a concurrent one) answers the same account and project without keys: they were shown once.
    */
-  async provision(caller: Caller, input: ProvisionDto): Promise<ProvisionResultDto> {
-    const subject = caller.subject as string;
+  async provision(user: DashboardUser, input: ProvisionDto): Promise<ProvisionResultDto> {
+    const subject = user.subject;
     const existing = await this.accounts.findBySubject(subject);
     if (existing) return this.existingResult(existing);
     try {
       return await this.db.transaction(async (em) => {
-        const account = this.accounts.newAccountRow(subject, caller.email);
+        const account = this.accounts.newAccountRow(subject, user.email);
         await em.insert(AccountEntity, account);
         const created = await this.createInside(
           em,

@@ -46,6 +46,8 @@ describe('loadConfig', () => {
       WEBHOOK_ALLOW_INSECURE_URLS: 'true',
       LOG_LEVEL: 'debug',
       WORKERS: 'off',
+      BROWSER_RATE_LIMIT: '5000',
+      TRUST_PROXY: '2',
     });
     expect(config).toMatchObject({
       databaseUrl: 'postgres://u:p@db:5432/launch',
@@ -56,6 +58,8 @@ describe('loadConfig', () => {
       webhooks: { retryDelaysMs: [1000, 1000, 1000, 1000, 1000], timeoutMs: 2500, allowInsecureUrls: true },
       logLevel: 'debug',
       workers: false,
+      browserRateLimit: 5000,
+      trustProxy: 2,
     });
     expect(config.encryptionKey?.length).toBe(32);
     expect(config.insecureWebhookWarning).toContain('development and tests only');
@@ -70,6 +74,7 @@ describe('loadConfig', () => {
         ENCRYPTION_KEY: 'short',
         WEBHOOK_RETRY_DELAYS: '1m,soon',
         LOG_LEVEL: 'loud',
+        BROWSER_RATE_LIMIT: '0',
       });
     } catch (caught) {
       error = caught;
@@ -77,6 +82,7 @@ describe('loadConfig', () => {
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems;
     expect(problems.map((problem) => problem.split(' ')[0]).sort()).toEqual([
+      'BROWSER_RATE_LIMIT',
       'DATABASE_URL',
       'ENCRYPTION_KEY',
       'LOG_LEVEL',

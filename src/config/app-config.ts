@@ -27,6 +27,8 @@ export interface AppConfig {
   readonly logToStderr: boolean;
   readonly workers: boolean;
   readonly trustProxy: boolean | number;
+  /** Per-IP browser calls per minute; null: the spec's number (PLATFORM_LIMITS). */
+  readonly browserRateLimit: number | null;
   readonly queuePrefix: string;
   /** Set when WEBHOOK_ALLOW_INSECURE_URLS is on: logged as a warning at start. */
   readonly insecureWebhookWarning: string | null;
@@ -55,7 +57,7 @@ function parseTrustProxy(value: string | undefined): boolean | number {
   return Number(value);
 }
 
-/** Reads only the variables of CONTRACT.md (plus TRUST_PROXY, WORKERS, QUEUE_PREFIX); empty strings count as unset. */
+/** Reads only the variables of CONTRACT.md (plus WORKERS and QUEUE_PREFIX); empty strings count as unset. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
   const raw: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries(source)) if (value !== undefined && value !== '') raw[key] = value;
@@ -90,6 +92,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logToStderr: false,
     workers: env.WORKERS !== 'off',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    browserRateLimit: env.BROWSER_RATE_LIMIT ?? null,
     queuePrefix: env.QUEUE_PREFIX ?? 'launch',
     insecureWebhookWarning:
       env.WEBHOOK_ALLOW_INSECURE_URLS === 'true'

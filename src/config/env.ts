@@ -132,6 +132,14 @@ export class Env {
   @Matches(/^(true|false|\d{1,2})$/, { message: 'must be true, false or a hop count' })
   TRUST_PROXY?: string;
 
+  /** Browser calls per minute per IP; unset: the spec's 120. Benchmarks and load tests raise it. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000_000)
+  BROWSER_RATE_LIMIT?: number;
+
   /** Namespace for queue and rate-limit keys in Redis, so several deployments can share one Redis. */
   @IsOptional()
   @Matches(/^[a-z0-9_-]{1,40}$/, { message: 'must be 1 to 40 lowercase letters, digits, _ or -' })

@@ -1,6 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentProject } from '../auth/auth.decorator';
+import { Auth } from '../common/http/route-policy';
+import { CurrentProject } from '../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
 import { Paged } from '../common/http/reply';
 import type { ProjectRef } from '../projects/project-ref';

@@ -1,9 +1,9 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentCaller, CurrentProject } from '../auth/auth.decorator';
+import { Auth } from '../common/http/route-policy';
+import { CurrentAccountId, CurrentProject } from '../auth/current.decorators';
 import { ApiEnvelope } from '../common/http/api-docs';
 import { WithMeta } from '../common/http/reply';
-import { type Caller } from '../common/http/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ProjectDto } from '../projects/dto/project.dto';
 import { SETUP_CHECK_META, SetupCheckDto } from '../projects/dto/setup-check.dto';
@@ -28,8 +28,8 @@ export class DashboardController {
   @Auth('dashboard_account')
   @ApiOperation({ summary: "The signed-in account's projects, oldest first." })
   @ApiEnvelope(ProjectDto, { isArray: true })
-  async listProjects(@CurrentCaller() caller: Caller): Promise<ProjectDto[]> {
-    const projects = await this.projects.listForAccount(caller.accountId as string);
+  async listProjects(@CurrentAccountId() accountId: string): Promise<ProjectDto[]> {
+    const projects = await this.projects.listForAccount(accountId);
     return projects.map((project) => toProjectDto(this.config, project));
   }
 

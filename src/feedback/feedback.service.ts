@@ -5,7 +5,7 @@ import { ApiError } from '../common/errors/api-error';
 import { decodeCursor } from '../common/http/cursor';
 import { DEFAULT_PAGE_SIZE } from '../common/http/page-query.dto';
 import { Paged, toPage } from '../common/http/reply';
-import type { CredentialKind } from '../common/http/request-context';
+import type { CallerKind } from '../auth/caller';
 import { isId, newId } from '../common/ids/ids';
 import { ContactsService, normalizeEmail } from '../contacts/contacts.service';
 import { OutboxService } from '../events/outbox.service';
@@ -62,7 +62,7 @@ export class FeedbackService {
   ) {}
 
   /** Stores, classifies and announces one piece of feedback; `credential` says who sent it. */
-  async createFeedback(project: ProjectRef, input: CreateFeedbackDto, credential: CredentialKind): Promise<FeedbackDto> {
+  async createFeedback(project: ProjectRef, input: CreateFeedbackDto, credential: CallerKind): Promise<FeedbackDto> {
     const verdict = classifyFeedback({ text: input.feedback_text, categoryHint: input.category_hint, rating: input.rating });
     return this.db.transaction(async (em) => {
       const row = Object.assign(new FeedbackEntity(), {

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { Auth } from '../auth/auth.decorator';
+import { Auth } from '../common/http/route-policy';
 import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
 import { ApiError } from '../common/errors/api-error';
 import { Database } from '../infra/database/database';

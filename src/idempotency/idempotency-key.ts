@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { PLATFORM_LIMITS } from '../projects/plans';
 
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 
 export function isValidIdempotencyKey(key: string): boolean {

@@ -4,12 +4,12 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { Observable, catchError, from, mergeMap } from 'rxjs';
 import { ApiError } from '../common/errors/api-error';
+import { callerOf, idempotencyScopeOf } from '../auth/caller';
+import { toSuccessEnvelope } from '../common/http/envelope';
 import { StoredResponse, toErrorResponse } from '../common/http/error-response';
-import { callerOf, requestIdOf } from '../common/http/request-context';
-import { REQUEST_ID_HEADER } from '../common/http/request-id.middleware';
+import { REQUEST_ID_HEADER, requestIdOf } from '../common/http/request-context';
 import { IdempotencyStore } from './idempotency.store';
-import { isValidIdempotencyKey, requestFingerprint } from './idempotency-key';
-import { IDEMPOTENCY_HEADER, IDEMPOTENT } from './idempotent.decorator';
+import { IDEMPOTENCY_HEADER, isValidIdempotencyKey, requestFingerprint } from './idempotency-key';
 
 // Outcomes that a retry may change are not replayed: a fixed body, a later moment, a healthy server.
 function isReplayable(status: number, code?: string): boolean {
@@ -18,7 +18,7 @@ function isReplayable(status: number, code?: string): boolean {
 }
 
 /**
- * Runs outside the envelope interceptor, so what it stores is the exact body the client got. A
+ * On the routes marked @Idempotent() only. It stores the envelope exactly as the client gets it; a
  * replay is written by the exception filter from the stored status, headers and body.
  */
 @Injectable()
@@ -29,14 +29,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getType() !== 'http' || !this.reflector.get<boolean>(IDEMPOTENT, context.getHandler())) return next.handle();
+    if (context.getType() !== 'http') return next.handle();
     const req = context.switchToHttp().getRequest<Request>();
     const key = req.headers[IDEMPOTENCY_HEADER.toLowerCase()];
     if (key === undefined) return next.handle();
     if (typeof key !== 'string' || !isValidIdempotencyKey(key)) {
       throw new ApiError('VALIDATION_ERROR', 'Idempotency-Key must be 1 to 80 printable ASCII characters.', { param: IDEMPOTENCY_HEADER });
     }
-    const scope = callerOf(req).credentialId;
+    const scope = idempotencyScopeOf(callerOf(req));
     if (!scope) return next.handle();
     const successStatus: number =
       this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) ?? (req.method === 'POST' ? HttpStatus.CREATED : HttpStatus.OK);
@@ -56,7 +56,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return next.handle().pipe(
       mergeMap(async (body) => {
         const location = res.getHeader('Location');
-        await this.store.complete(scope, key, status, headersOf(location ? { Location: String(location) } : {}), body);
+        const headers = headersOf(location ? { Location: String(location) } : {});
+        await this.store.complete(scope, key, status, headers, toSuccessEnvelope(body));
         return body;
       }),
       catchError(async (error: unknown) => {

@@ -1,14 +1,14 @@
-import { SetMetadata, applyDecorators } from '@nestjs/common';
+import { UseInterceptors, applyDecorators } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { ApiErrors } from '../common/http/api-docs';
-
-export const IDEMPOTENT = 'launch:idempotent';
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+import { IDEMPOTENCY_HEADER } from './idempotency-key';
+import { IdempotencyInterceptor } from './idempotency.interceptor';
 
 /** A create route that honours Idempotency-Key (spec: Idempotency). */
 export function Idempotent(): MethodDecorator {
   return applyDecorators(
-    SetMetadata(IDEMPOTENT, true),
+    // Only here: a route with no interceptor skips Nest's interceptor machinery altogether.
+    UseInterceptors(IdempotencyInterceptor),
     ApiHeader({
       name: IDEMPOTENCY_HEADER,
       required: false,

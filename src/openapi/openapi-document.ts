@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { SECURITY_SCHEMES } from '../auth/auth.decorator';
+import { SECURITY_SCHEMES } from '../common/http/route-policy';
 
 export const API_VERSION = '0.1.0';
 

@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentProject } from '../auth/auth.decorator';
+import { Auth } from '../common/http/route-policy';
+import { CurrentProject } from '../auth/current.decorators';
 import { ApiEnvelope } from '../common/http/api-docs';
 import { WithMeta } from '../common/http/reply';
 import { SETUP_CHECK_META, SetupCheckDto } from './dto/setup-check.dto';

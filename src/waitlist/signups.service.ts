@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
-import type { CredentialKind } from '../common/http/request-context';
+import type { CallerKind } from '../auth/caller';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ContactsService, normalizeEmail } from '../contacts/contacts.service';
 import { OutboxService } from '../events/outbox.service';
@@ -63,7 +63,7 @@ import { WaitlistMailer } from './waitlist-mailer';
  *   emails on import; export cells are guarded against formula injection and import removes the guard.
  */
 export interface SignupCaller {
-  kind: CredentialKind;
+  kind: CallerKind;
   ip: string | null;
 }
 

@@ -1,13 +1,14 @@
-import { Controller, Get, Header, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { Auth } from '../auth/auth.decorator';
 import { ApiErrors } from '../common/http/api-docs';
-import { RawResponse } from '../common/http/envelope.interceptor';
+import { RawReply } from '../common/http/reply';
+import { Auth } from '../common/http/route-policy';
 import { EmailLinksService } from './email-links.service';
 import { EmailTokenQueryDto } from './dto/email-token-query.dto';
 
 const HTML = { 'text/html': { schema: { type: 'string' } } };
+
+const htmlPage = (page: { status: number; html: string }) => new RawReply(page.html, 'text/html; charset=utf-8', page.status);
 
 /** The links in waitlist emails: opened by people in a browser, so they answer HTML pages. */
 @ApiTags('Waitlist')
@@ -17,23 +18,18 @@ export class WaitlistLinksController {
 
   @Get('confirm')
   @Auth('none', { browser: true })
-  @RawResponse()
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ summary: 'The double opt-in link of the confirmation email: confirms the signup and answers an HTML page.' })
   @ApiProduces('text/html')
   @ApiResponse({ status: 200, description: 'Confirmed (also when it already was).', content: HTML })
   @ApiResponse({ status: 404, description: 'The token is unknown or not a confirmation token.', content: HTML })
   @ApiErrors('VALIDATION_ERROR')
-  async confirmSignup(@Query() query: EmailTokenQueryDto, @Res({ passthrough: true }) res: Response): Promise<string> {
-    const page = await this.links.confirmSignup(query.token);
-    // Set here, not with @Header: an error before this point must keep its JSON content type.
-    res.status(page.status).type('html');
-    return page.html;
+  async confirmSignup(@Query() query: EmailTokenQueryDto): Promise<RawReply> {
+    return htmlPage(await this.links.confirmSignup(query.token));
   }
 
   @Get('unsubscribe')
   @Auth('none', { browser: true })
-  @RawResponse()
   @Header('Cache-Control', 'no-store')
   @ApiOperation({
     summary: 'The unsubscribe link of every waitlist email: the signup becomes `unsubscribed` and its email consent is withdrawn.',
@@ -42,17 +38,13 @@ export class WaitlistLinksController {
   @ApiResponse({ status: 200, description: 'Unsubscribed (also when it already was).', content: HTML })
   @ApiResponse({ status: 404, description: 'The token is unknown or not an unsubscribe token.', content: HTML })
   @ApiErrors('VALIDATION_ERROR')
-  async unsubscribeSignup(@Query() query: EmailTokenQueryDto, @Res({ passthrough: true }) res: Response): Promise<string> {
-    const page = await this.links.unsubscribe(query.token);
-    // Set here, not with @Header: an error before this point must keep its JSON content type.
-    res.status(page.status).type('html');
-    return page.html;
+  async unsubscribeSignup(@Query() query: EmailTokenQueryDto): Promise<RawReply> {
+    return htmlPage(await this.links.unsubscribe(query.token));
   }
 
   @Post('unsubscribe')
   @HttpCode(200)
   @Auth('none', { browser: true })
-  @RawResponse()
   @Header('Cache-Control', 'no-store')
   @ApiOperation({
     summary:
@@ -62,9 +54,7 @@ export class WaitlistLinksController {
   @ApiResponse({ status: 200, description: 'Unsubscribed (also when it already was).', content: HTML })
   @ApiResponse({ status: 404, description: 'The token is unknown or not an unsubscribe token.', content: HTML })
   @ApiErrors('VALIDATION_ERROR')
-  async unsubscribeOneClick(@Query() query: EmailTokenQueryDto, @Res({ passthrough: true }) res: Response): Promise<string> {
-    const page = await this.links.unsubscribe(query.token);
-    res.status(page.status).type('html');
-    return page.html;
+  async unsubscribeOneClick(@Query() query: EmailTokenQueryDto): Promise<RawReply> {
+    return htmlPage(await this.links.unsubscribe(query.token));
   }
 }

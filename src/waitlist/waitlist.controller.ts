@@ -1,9 +1,10 @@
 import { Body, Controller, Get, HttpCode, Ip, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentCaller, CurrentProject } from '../auth/auth.decorator';
+import { Auth } from '../common/http/route-policy';
+import { CurrentCaller, CurrentProject } from '../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
 import { Paged } from '../common/http/reply';
-import type { Caller } from '../common/http/request-context';
+import type { Caller } from '../auth/caller';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import type { ProjectRef } from '../projects/project-ref';
 import { RequiresFeature } from '../projects/requires-feature';

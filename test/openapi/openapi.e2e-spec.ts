@@ -2,7 +2,7 @@ import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { readFileSync } from 'node:fs';
-import { AUTH_POLICY } from '../../src/auth/auth.decorator';
+import { ROUTE_POLICY } from '../../src/common/http/route-policy';
 import { buildOpenApiDocument } from '../../src/openapi/openapi-document';
 import { OPENAPI_PATH, serializeDocument } from '../../src/openapi/generate-openapi';
 import { TestApp } from '../support/test-app';
@@ -76,7 +76,7 @@ describe('route inventory', () => {
         const handler = instance[name] as object;
         if (Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
         routes += 1;
-        if (!Reflect.getMetadata(AUTH_POLICY, handler)) {
+        if (!Reflect.getMetadata(ROUTE_POLICY, handler)) {
           const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
           missing.push(`${wrapper.name}.${name} (${method})`);
         }

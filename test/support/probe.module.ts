@@ -1,7 +1,8 @@
 import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
-import { Auth, CurrentProject } from '../../src/auth/auth.decorator';
+import { Auth } from '../../src/common/http/route-policy';
+import { CurrentProject } from '../../src/auth/current.decorators';
 import { ApiError } from '../../src/common/errors/api-error';
 import { newId } from '../../src/common/ids/ids';
 import { OutboxService } from '../../src/events/outbox.service';

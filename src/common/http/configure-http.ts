@@ -1,18 +1,19 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
+import type { Logger } from 'pino';
 import type { AppConfig } from '../../config/app-config';
+import { requestLogMiddleware } from '../logging/request-log.middleware';
 import { corsMiddleware } from './cors-policy';
-import { requestIdMiddleware } from './request-id.middleware';
 
 export const JSON_BODY_LIMIT = '1mb';
 
 /** Express-level setup shared by the server and the e2e suites, so tests exercise the real stack. */
-export function configureHttp(app: INestApplication, config: AppConfig): void {
+export function configureHttp(app: INestApplication, config: AppConfig, logger: Logger): void {
   const express = app as NestExpressApplication;
   express.set('trust proxy', config.trustProxy);
   express.disable('x-powered-by');
-  express.use(requestIdMiddleware);
+  express.use(requestLogMiddleware(logger));
   express.use(
     helmet({
       // Browser scripts and feeds are embedded on other sites; and a self-hosted server may well run on

@@ -4,7 +4,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import cors from 'cors';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { AUTH_POLICY, AuthPolicy } from '../../auth/auth.decorator';
+import { routePolicyOf } from './route-policy';
 
 interface BrowserRoute {
   method: string;
@@ -31,8 +31,7 @@ export function browserRoutes(app: INestApplication): BrowserRoute[] {
     const prefix = Reflect.getMetadata(PATH_METADATA, wrapper.metatype) as string | undefined;
     for (const name of scanner.getAllMethodNames(Object.getPrototypeOf(instance))) {
       const handler = instance[name] as object;
-      const policy = Reflect.getMetadata(AUTH_POLICY, handler) as AuthPolicy | undefined;
-      if (!policy?.browser) continue;
+      if (!routePolicyOf(handler)?.browser) continue;
       const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
       routes.push({ method, pattern: toPattern(joinPath(prefix, Reflect.getMetadata(PATH_METADATA, handler) as string)) });
     }
@@ -57,6 +56,8 @@ export function corsMiddleware(app: INestApplication): RequestHandler {
     maxAge: 600,
   });
   return (req: Request, res: Response, next: NextFunction) => {
+    // Without an Origin header there is no cross-origin request to answer (servers, curl).
+    if (req.headers.origin === undefined) return next();
     routes ??= browserRoutes(app);
     const path = req.path;
     const method = req.method === 'OPTIONS' ? String(req.headers['access-control-request-method'] ?? '').toUpperCase() : req.method;

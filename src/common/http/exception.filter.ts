@@ -1,7 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { requestIdOf } from './request-context';
-import { REQUEST_ID_HEADER } from './request-id.middleware';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-context';
 import { StoredResponse, toErrorResponse } from './error-response';
 
 /** The one writer of the failure envelope, for every error: ours, validation, parsing, routing, unknown. */

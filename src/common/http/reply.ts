@@ -1,14 +1,24 @@
 import { encodeCursor } from './cursor';
 
 /**
- * What a handler returns when the envelope needs more than `data`. The envelope interceptor never
- * guesses from a payload's shape: plain values become `{data, error: null}`, these classes say
- * explicitly what goes into `meta`. (Statuses are fixed per route with @HttpCode, so they are documented.)
+ * What a handler returns when the envelope needs more than `data` (see envelope.ts): plain values
+ * become `{data, error: null}`, these classes say explicitly what goes into `meta`. (Statuses are
+ * fixed per route with @HttpCode, so they are documented.)
  */
 export class WithMeta<T> {
   constructor(
     readonly data: T,
     readonly meta: Record<string, unknown>,
+  ) {}
+}
+
+/** A body written as it is, without the envelope: an HTML page, a feed, a script. */
+export class RawReply {
+  constructor(
+    readonly body: string | Buffer,
+    readonly contentType: string,
+    /** Overrides the route's status (a page that says "not found" is still a page). */
+    readonly status?: number,
   ) {}
 }
 

@@ -1,41 +1,29 @@
 import type { Request } from 'express';
 import { newId } from '../ids/ids';
-import type { ProjectRef } from '../../projects/project-ref';
 
-export type CredentialKind = 'secret_key' | 'publishable_key' | 'dashboard' | 'none';
-
-/** Who is calling, as established by the auth guard. */
-export interface Caller {
-  readonly kind: CredentialKind;
-  readonly project: ProjectRef | null;
-  /** The API key id, or the account id for dashboard calls: what Idempotency-Key is scoped to. */
-  readonly credentialId: string | null;
-  readonly accountId: string | null;
-  readonly subject: string | null;
-  readonly email: string | null;
-}
-
-export const ANONYMOUS_CALLER: Caller = {
-  kind: 'none',
-  project: null,
-  credentialId: null,
-  accountId: null,
-  subject: null,
-  email: null,
-};
-
+/**
+ * What the kernel keeps per request, on the request itself (one property, no per-request maps or
+ * async-local storage): its id, and what the request log line should name.
+ */
 interface RequestState {
   requestId: string;
-  caller: Caller;
+  projectId: string | null;
 }
+
+/** Every response carries its request id; error bodies repeat it as `request_id`. */
+export const REQUEST_ID_HEADER = 'X-Request-Id';
 
 const STATE = Symbol('launchServiceRequestState');
 type StatefulRequest = Request & { [STATE]?: RequestState };
 
 function stateOf(req: Request): RequestState {
   const stateful = req as StatefulRequest;
-  stateful[STATE] ??= { requestId: newId('req'), caller: ANONYMOUS_CALLER };
-  return stateful[STATE];
+  let state = stateful[STATE];
+  if (!state) {
+    state = { requestId: newId('req'), projectId: null };
+    stateful[STATE] = state;
+  }
+  return state;
 }
 
 /** The request id is created on first use, so even errors raised before routing carry one. */
@@ -43,10 +31,11 @@ export function requestIdOf(req: Request): string {
   return stateOf(req).requestId;
 }
 
-export function callerOf(req: Request): Caller {
-  return stateOf(req).caller;
+/** Names the project in the request's log line (the auth guard calls it). */
+export function setRequestProject(req: Request, projectId: string): void {
+  stateOf(req).projectId = projectId;
 }
 
-export function setCaller(req: Request, caller: Caller): void {
-  stateOf(req).caller = caller;
+export function requestProjectOf(req: Request): string | null {
+  return stateOf(req).projectId;
 }

@@ -1,0 +1,38 @@
+import { ExpressAdapter } from '@nestjs/platform-express';
+import type { Response } from 'express';
+import { Paged, RawReply, WithMeta } from './reply';
+
+export interface SuccessEnvelope {
+  data: unknown;
+  error: null;
+  meta?: Record<string, unknown>;
+}
+
+/**
+ * A handler's return value as the success envelope. It never guesses from a payload's shape: plain
+ * values become `{data, error: null}`; `Paged` and `WithMeta` say explicitly what goes into `meta`.
+ */
+export function toSuccessEnvelope(result: unknown): SuccessEnvelope {
+  if (result instanceof Paged) {
+    const meta = { ...result.extraMeta, next_cursor: result.nextCursor, has_more: result.nextCursor !== null };
+    return { data: result.items, error: null, meta };
+  }
+  if (result instanceof WithMeta) return { data: result.data ?? null, error: null, meta: result.meta };
+  return { data: result ?? null, error: null };
+}
+
+/**
+ * The one writer of the success envelope: where Nest hands a handler's result to Express. (Not an
+ * interceptor: Nest runs a route's interceptors through rxjs and binds an AsyncResource per call,
+ * which cost more per request than everything else the envelope needs; routes without interceptors
+ * skip that machinery entirely.) A `RawReply` (HTML pages, feeds, scripts) is written as it is.
+ */
+export class EnvelopeExpressAdapter extends ExpressAdapter {
+  override reply(response: Response, body: unknown, statusCode?: number): unknown {
+    if (body instanceof RawReply) {
+      response.status(body.status ?? statusCode ?? 200).type(body.contentType);
+      return response.send(body.body);
+    }
+    return super.reply(response, toSuccessEnvelope(body), statusCode);
+  }
+}
