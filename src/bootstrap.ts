@@ -2,6 +2,7 @@ import { INestApplication, INestApplicationContext, Logger } from '@nestjs/commo
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
+import type { DestinationStream } from 'pino';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppModule, AppModuleOptions } from './app.module';
@@ -47,9 +48,14 @@ export async function prepare(overrides: Partial<Record<string, string>> = {}): 
   return { config: ensureEncryptionKey(config), embedded };
 }
 
+export interface HttpAppOptions extends AppModuleOptions {
+  /** Where log lines go instead of stdout (tests read them). */
+  logDestination?: DestinationStream;
+}
+
 /** The HTTP application, fully configured but not listening. */
-export async function createHttpApp(config: AppConfig, options: AppModuleOptions = {}): Promise<NestExpressApplication> {
-  const logger = createRootLogger(config);
+export async function createHttpApp(config: AppConfig, options: HttpAppOptions = {}): Promise<NestExpressApplication> {
+  const logger = createRootLogger(config, options.logDestination);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options), new EnvelopeExpressAdapter(), {
     bufferLogs: true,
     bodyParser: false,

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { requestAuthOf, setRequestAuth } from '../common/http/request-context';
 import type { ProjectRef } from '../projects/project-ref';
 
 /**
@@ -50,17 +51,14 @@ interface AuthState {
   endUser: EndUser | null;
 }
 
-const AUTH_STATE = Symbol('launchServiceAuth');
-type AuthenticatedRequest = Request & { [AUTH_STATE]?: AuthState };
-
 export function setAuthState(req: Request, caller: Caller, endUser: EndUser | null): void {
-  (req as AuthenticatedRequest)[AUTH_STATE] = { caller, endUser };
+  setRequestAuth(req, { caller, endUser } satisfies AuthState);
 }
 
 export function callerOf(req: Request): Caller {
-  return (req as AuthenticatedRequest)[AUTH_STATE]?.caller ?? ANONYMOUS;
+  return (requestAuthOf(req) as AuthState | null)?.caller ?? ANONYMOUS;
 }
 
 export function endUserOf(req: Request): EndUser | null {
-  return (req as AuthenticatedRequest)[AUTH_STATE]?.endUser ?? null;
+  return (requestAuthOf(req) as AuthState | null)?.endUser ?? null;
 }

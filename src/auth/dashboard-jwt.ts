@@ -1,6 +1,7 @@
 import { ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import { AuthGuard, type IAuthGuard, PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
+import jwt from 'jsonwebtoken';
 import { passportJwtSecret } from 'jwks-rsa';
 import passport from 'passport';
 import { ExtractJwt, Strategy, type StrategyOptionsWithoutRequest } from 'passport-jwt';
@@ -15,14 +16,29 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 let strategies = 0;
 
-const notConfigured = (_req: Request, _token: string, done: (error: unknown) => void) =>
-  done(new ApiError('INVALID_CLERK_TOKEN', 'Dashboard sign-in is not configured on this server.', { param: 'Authorization' }));
+type KeyProvider = (req: Request, token: string, done: (error: unknown, key?: string | Buffer) => void) => void;
+
+const refusal = (message: string) => new ApiError('INVALID_CLERK_TOKEN', message, { param: 'Authorization' });
+
+const notConfigured: KeyProvider = (_req, _token, done) => done(refusal('Dashboard sign-in is not configured on this server.'));
+
+/** Tells a malformed token and a foreign algorithm apart before the key lookup, which answers both with "no key". */
+function checkedFirst(lookUpKey: KeyProvider): KeyProvider {
+  return (req, token, done) => {
+    const decoded = jwt.decode(token, { complete: true });
+    if (!decoded || typeof decoded.payload !== 'object') return done(refusal('The sign-in token is malformed.'));
+    if (decoded.header.alg !== 'RS256') return done(refusal('The sign-in token is not signed with RS256.'));
+    lookUpKey(req, token, done);
+  };
+}
 
 function strategyOptions(config: AppConfig): StrategyOptionsWithoutRequest {
   return {
     jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
     secretOrKeyProvider: config.jwt
-      ? passportJwtSecret({ jwksUri: config.jwt.jwksUrl, cache: true, cacheMaxAge: 10 * 60_000, rateLimit: true, jwksRequestsPerMinute: 10 })
+      ? checkedFirst(
+          passportJwtSecret({ jwksUri: config.jwt.jwksUrl, cache: true, cacheMaxAge: 10 * 60_000, rateLimit: true, jwksRequestsPerMinute: 10 }),
+        )
       : notConfigured,
     algorithms: ['RS256'],
     issuer: config.jwt?.issuer ?? undefined,
@@ -71,7 +87,7 @@ function refusalOf(info: unknown, logger: Logger): ApiError {
     logger.warn(`Identity provider key set unavailable: ${name}`);
     reason = "The identity provider's key set could not be fetched.";
   }
-  return new ApiError('INVALID_CLERK_TOKEN', reason, { param: 'Authorization' });
+  return refusal(reason);
 }
 
 /** Runs the strategy through @nestjs/passport's AuthGuard; answers the dashboard user or throws INVALID_CLERK_TOKEN. */

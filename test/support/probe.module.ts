@@ -1,8 +1,11 @@
-import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Module, OnModuleInit, Post, Query } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { Auth } from '../../src/common/http/route-policy';
-import { CurrentProject } from '../../src/auth/current.decorators';
+import type { EndUser } from '../../src/auth/caller';
+import { CurrentEndUser, CurrentProject } from '../../src/auth/current.decorators';
+import { EndUserFieldsDto } from '../../src/auth/dto/end-user.dto';
+import { EndUserVerifier, SigningSecretSet } from '../../src/auth/end-user-verifier';
 import { ApiError } from '../../src/common/errors/api-error';
 import { newId } from '../../src/common/ids/ids';
 import { OutboxService } from '../../src/events/outbox.service';
@@ -48,17 +51,56 @@ class ProbeEventDto {
   outcome: 'commit' | 'rollback';
 }
 
+class ProbeBellBodyDto extends EndUserFieldsDto {
+  @IsOptional()
+  @IsString()
+  note?: string;
+}
+
+/** The notification signing secrets the end-user probes verify against, set by each test. */
+export const PROBE_SIGNING_SECRETS = new Map<string, SigningSecretSet>();
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Test-only routes that exercise the kernel (idempotency, validation, outbox, rate limit, gates). */
 @Controller('v1/_probe')
-export class ProbeController {
+export class ProbeController implements OnModuleInit {
   static executions = 0;
 
   constructor(
     private readonly db: Database,
     private readonly outbox: OutboxService,
+    private readonly endUsers: EndUserVerifier,
   ) {}
+
+  onModuleInit(): void {
+    this.endUsers.useSigningSecrets((projectId) => Promise.resolve(PROBE_SIGNING_SECRETS.get(projectId) ?? { current: null, previous: null }));
+  }
+
+  @Get('bell')
+  @Auth('publishable', { userHash: 'unless_legacy' })
+  bellRead(@CurrentEndUser() user: EndUser, @Query() _query: EndUserFieldsDto): EndUser {
+    return user;
+  }
+
+  @Post('bell')
+  @HttpCode(200)
+  @Auth('publishable', { userHash: 'unless_legacy' })
+  bellWrite(@CurrentEndUser() user: EndUser, @Body() _body: ProbeBellBodyDto): EndUser {
+    return user;
+  }
+
+  @Get('bell/strict')
+  @Auth('publishable', { userHash: 'required' })
+  bellStrict(@CurrentEndUser() user: EndUser, @Query() _query: EndUserFieldsDto): EndUser {
+    return user;
+  }
+
+  @Get('widget')
+  @Auth('publishable', { userHash: 'required', endUser: 'optional' })
+  widgetRead(@CurrentEndUser() user: EndUser | null, @Query() _query: EndUserFieldsDto): { user: EndUser | null } {
+    return { user };
+  }
 
   @Post('things')
   @Auth('secret')

@@ -2,6 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
+import type { DestinationStream } from 'pino';
 import { ProvisioningService } from '../../src/auth/provisioning.service';
 import { createHttpApp } from '../../src/bootstrap';
 import { AdjustableClock } from '../../src/common/clock/clock';
@@ -20,6 +21,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Test-only modules, such as the probe module. */
   imports?: Type<unknown>[];
+  /** Receives the log lines (set LOG_LEVEL in `env` to see any). */
+  logDestination?: DestinationStream;
 }
 
 export interface SeededProject {
@@ -63,7 +66,7 @@ export class TestApp {
     };
     const config = withDatabaseUrl(loadConfig(env), database?.url ?? (embedded as { url: string }).url);
     const clock = new AdjustableClock();
-    const app = await createHttpApp(config, { clock, imports: options.imports });
+    const app = await createHttpApp(config, { clock, imports: options.imports, logDestination: options.logDestination });
     return new TestApp(app, config, clock, async () => {
       await app.close();
       if (base && database) await dropTestDatabase(base, database.name);

@@ -1,6 +1,7 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { Paged, RawReply, WithMeta } from './reply';
+import { documentSecurityHeaders } from './security-headers';
 
 export interface SuccessEnvelope {
   data: unknown;
@@ -31,6 +32,8 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     if (body instanceof RawReply) {
       response.status(body.status ?? statusCode ?? 200).type(body.contentType);
+      // An HTML page is a document: it gets the document headers instead of the API's.
+      if (body.contentType.startsWith('text/html')) documentSecurityHeaders(response.req as Request, response, () => undefined);
       return response.send(body.body);
     }
     return super.reply(response, toSuccessEnvelope(body), statusCode);

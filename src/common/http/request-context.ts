@@ -8,6 +8,8 @@ import { newId } from '../ids/ids';
 interface RequestState {
   requestId: string;
   projectId: string | null;
+  /** Who is calling; auth/ owns its shape (auth/caller.ts). */
+  auth: unknown;
 }
 
 /** Every response carries its request id; error bodies repeat it as `request_id`. */
@@ -20,7 +22,7 @@ function stateOf(req: Request): RequestState {
   const stateful = req as StatefulRequest;
   let state = stateful[STATE];
   if (!state) {
-    state = { requestId: newId('req'), projectId: null };
+    state = { requestId: newId('req'), projectId: null, auth: null };
     stateful[STATE] = state;
   }
   return state;
@@ -38,4 +40,13 @@ export function setRequestProject(req: Request, projectId: string): void {
 
 export function requestProjectOf(req: Request): string | null {
   return stateOf(req).projectId;
+}
+
+/** The slot the auth guard fills; read back through auth/caller.ts. */
+export function setRequestAuth(req: Request, auth: unknown): void {
+  stateOf(req).auth = auth;
+}
+
+export function requestAuthOf(req: Request): unknown {
+  return stateOf(req).auth;
 }

@@ -7,9 +7,9 @@ import type { AppConfig } from '../../config/app-config';
  * buffer when the process exits), so a request never waits on a write system call. Keys, tokens,
  * hashes and bodies are never logged: callers pass only what they mean to show.
  */
-export function createRootLogger(config: Pick<AppConfig, 'logLevel' | 'logToStderr'>): Logger {
-  const destination = pino.destination({ dest: config.logToStderr ? 2 : 1, sync: false, minLength: 4096 });
-  return pino({ level: config.logLevel, base: { pid: process.pid } }, destination);
+export function createRootLogger(config: Pick<AppConfig, 'logLevel' | 'logToStderr'>, destination?: pino.DestinationStream): Logger {
+  const target = destination ?? pino.destination({ dest: config.logToStderr ? 2 : 1, sync: false, minLength: 4096 });
+  return pino({ level: config.logLevel, base: { pid: process.pid } }, target);
 }
 
 type NestLevel = 'log' | 'error' | 'warn' | 'debug' | 'verbose' | 'fatal';
