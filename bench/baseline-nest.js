@@ -4,7 +4,8 @@
  * baseline-work.js. The service should come close to it: what separates them is our pipeline.
  */
 require('reflect-metadata');
-const { Body, Controller, Get, Headers, HttpCode, HttpException, Module, Post } = require('@nestjs/common');
+const nest = require('@nestjs/common');
+const { Controller, Get, HttpException, Module } = nest;
 const { NestFactory } = require('@nestjs/core');
 const { BaselineWork } = require('./baseline-work');
 
@@ -34,8 +35,8 @@ function route(decorator, method, params = []) {
   decorator(BenchController.prototype, method, descriptor);
   Object.defineProperty(BenchController.prototype, method, descriptor);
 }
-route(Get('setup-check'), 'setupCheck', [Headers('authorization')]);
-route(Get('waitlist/stats'), 'waitlistStats', [Headers('authorization')]);
+route(Get('setup-check'), 'setupCheck', [nest.Headers('authorization')]);
+route(Get('waitlist/stats'), 'waitlistStats', [nest.Headers('authorization')]);
 Controller('v1')(BenchController);
 
 class BenchModule {}
@@ -53,4 +54,3 @@ main().catch((error) => {
   process.exit(1);
 });
 
-module.exports = { Body, HttpCode, Post };

@@ -12,7 +12,7 @@ import type { DashboardUser } from './caller';
 const MAX_SUBJECT_LENGTH = 255;
 const MAX_EMAIL_LENGTH = 254;
 // Control characters (NUL above all) cannot be stored or compared safely.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+const CONTROL_CHARACTERS = /\p{Cc}/u;
 
 let strategies = 0;
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Pool } from 'pg';
@@ -91,7 +91,7 @@ describe('embedded PostgreSQL', () => {
       await client.end();
       // The same process may reopen (a restart); a different live pid may not.
       const lockPath = join(dataDir, 'embedded.lock');
-      require('node:fs').writeFileSync(lockPath, JSON.stringify({ pid: process.ppid }));
+      writeFileSync(lockPath, JSON.stringify({ pid: process.ppid }));
       await expect(startEmbeddedPostgres({ dataDir })).rejects.toThrow(/in use by process/);
     } finally {
       await first.stop();

@@ -43,7 +43,10 @@ export function canonicalize(text: string): string {
     .replace(/['’`´]/g, ' ')
     .replace(/\r?\n+/g, SENTENCE_MARK)
     .replace(/[.!?;…]+(?=\s|$)/g, SENTENCE_MARK)
+    // U+0001 is the sentence mark set above; no text keeps one after folding.
+    // eslint-disable-next-line no-control-regex
     .replace(/[^a-z0-9\u0001]+/g, ' ')
+    // eslint-disable-next-line no-control-regex
     .replace(/\u0001/g, ' . ');
   return collapseRepeatedLetters(folded)
     .replace(/(?:\s*\.\s*)+/g, ' . ')
