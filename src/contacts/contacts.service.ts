@@ -5,6 +5,7 @@ import { decodeCursor } from '../common/http/cursor';
 import { DEFAULT_PAGE_SIZE } from '../common/http/page-query.dto';
 import { Paged, toPage } from '../common/http/reply';
 import { newId } from '../common/ids/ids';
+import { normalizeEmail } from '../common/validation/email-field';
 import { Database } from '../infra/database/database';
 import type { ProjectRef } from '../projects/project-ref';
 import { ContactStage, laterStage } from './contact-stages';
@@ -19,11 +20,6 @@ export interface ContactUpsert {
   details?: ContactDetails;
   consents?: Record<string, ConsentRecord['status']>;
   paying?: boolean;
-}
-
-/** Lower-cased and trimmed: one person, one contact, whatever the casing they typed. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
 }
 
 /**

@@ -7,7 +7,7 @@ import { DEFAULT_PAGE_SIZE } from '../common/http/page-query.dto';
 import { Paged, toPage } from '../common/http/reply';
 import type { CredentialKind } from '../common/http/request-context';
 import { isId, newId } from '../common/ids/ids';
-import { ContactsService, normalizeEmail } from '../contacts/contacts.service';
+import { ContactsService } from '../contacts/contacts.service';
 import { OutboxService } from '../events/outbox.service';
 import { Database } from '../infra/database/database';
 import type { ProjectRef } from '../projects/project-ref';
@@ -27,8 +27,8 @@ import { feedbackCreatedData } from './feedback-event';
  * - Input: only `feedback_text` is required; every other field may be absent or null. The text is
  *   trimmed before its 10 to 2000 check and stored trimmed; lengths count code points. `page_url`
  *   must be an absolute http(s) URL (stored as sent); `rating` an integer 1 to 5; the email is
- *   stored lower-cased. Identical feedback sent twice is two records: retries are what
- *   Idempotency-Key is for.
+ *   trimmed and lower-cased before its checks (`@EmailField`). Identical feedback sent twice is two
+ *   records: retries are what Idempotency-Key is for.
  * - `changelog_entry_id`: any string is accepted; it is kept only when it has the `ce_` id shape and
  *   `ChangelogEntryCheck` says it is one of the project's published entries, otherwise stored as
  *   null without an error. Until the changelog module provides the real check, every id is dropped.
@@ -73,7 +73,7 @@ export class FeedbackService {
         confidence: verdict.confidence,
         summary: verdict.summary,
         userId: input.user_id ?? null,
-        email: input.email ? normalizeEmail(input.email) : null,
+        email: input.email ?? null,
         pageUrl: input.page_url ?? null,
         rating: input.rating ?? null,
         categoryHint: input.category_hint ?? null,

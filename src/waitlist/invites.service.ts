@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
-import { ContactsService, normalizeEmail } from '../contacts/contacts.service';
+import { ContactsService } from '../contacts/contacts.service';
 import { OutboxService } from '../events/outbox.service';
 import { Database } from '../infra/database/database';
 import { RateLimiter } from '../infra/rate-limit/rate-limiter';
@@ -19,7 +19,10 @@ type InviteTarget = { count: number } | { email: string };
 // which caps the invite emails one key can queue at 10 000 a minute.
 const INVITE_WAVES_RULE = { bucket: 'waitlist-invites', limit: PLATFORM_LIMITS.waitlistInviteWavesPerMinute, windowMs: 60_000 };
 
-/** Exactly one of `count` and `specific_email`; the spec leaves both and neither open, we refuse them. */
+/**
+ * Exactly one of `count` and `specific_email`; the spec leaves both and neither open, we refuse
+ * them. The email is already normalised by the DTO.
+ */
 export function inviteTarget(input: CreateInvitesDto): InviteTarget {
   const hasCount = input.count !== undefined && input.count !== null;
   const hasEmail = input.specific_email !== undefined && input.specific_email !== null;
@@ -27,7 +30,7 @@ export function inviteTarget(input: CreateInvitesDto): InviteTarget {
     throw new ApiError('VALIDATION_ERROR', 'Send either count or specific_email, not both.', { param: 'specific_email' });
   }
   if (hasCount) return { count: input.count as number };
-  if (hasEmail) return { email: normalizeEmail(input.specific_email as string) };
+  if (hasEmail) return { email: input.specific_email as string };
   throw new ApiError('VALIDATION_ERROR', 'Send count (the next N people) or specific_email (one person).', { param: 'count' });
 }
 

@@ -3,9 +3,9 @@ import { inviteTarget } from './invites.service';
 import { referralConversionRate } from './waitlist-queries.service';
 
 describe('inviteTarget', () => {
-  it('takes count or a lower-cased specific_email', () => {
+  it('takes count or specific_email', () => {
     expect(inviteTarget({ count: 5 })).toEqual({ count: 5 });
-    expect(inviteTarget({ specific_email: 'Ada@Example.com' })).toEqual({ email: 'ada@example.com' });
+    expect(inviteTarget({ specific_email: 'ada@example.com' })).toEqual({ email: 'ada@example.com' });
   });
 
   it.each([

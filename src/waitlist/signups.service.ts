@@ -4,7 +4,7 @@ import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
 import type { CredentialKind } from '../common/http/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { ContactsService, normalizeEmail } from '../contacts/contacts.service';
+import { ContactsService } from '../contacts/contacts.service';
 import { OutboxService } from '../events/outbox.service';
 import { Database } from '../infra/database/database';
 import { isUniqueViolation } from '../infra/database/postgres-errors';
@@ -27,6 +27,7 @@ import { WaitlistMailer } from './waitlist-mailer';
  *   row lock serializes the project's inserts and a rollback gives the number back.
  * - Lock order, to rule out deadlocks: referrer signup row → project counter → contact. Invites,
  *   confirm and unsubscribe take signup rows, then contacts, and never the counter.
+ * - Emails are trimmed and lower-cased by the DTOs (`@EmailField`) before the 254 limit is checked.
  * - A duplicate email (case-insensitive) answers 409 DUPLICATE_SIGNUP (param `email`) and writes
  *   nothing; so `already_registered` is always false in a 201 answer.
  * - `referrer_code` is matched case-insensitively within the project. A code of another project or
@@ -104,7 +105,7 @@ export class SignupsService {
     // Before the transaction: a refused or unreachable bot check writes nothing.
     await this.turnstile.verify(input.turnstile_token, channel === 'widget' ? caller.ip : null);
     const draft: SignupDraft = {
-      email: normalizeEmail(input.email),
+      email: input.email,
       referrerCode: input.referrer_code ? normalizeReferralCode(input.referrer_code) : null,
       metadata: input.metadata ?? {},
       source: compactSource(input.source),
@@ -124,22 +125,21 @@ export class SignupsService {
   }
 
   async resendConfirmation(project: ProjectRef, email: string): Promise<ResendConfirmationResultDto> {
-    const normalized = normalizeEmail(email);
     return this.db.transaction(async (em) => {
       // The row lock makes two concurrent resends for one person send one email.
       const signup = await em.findOne(WaitlistSignupEntity, {
-        where: { projectId: project.id, email: normalized },
+        where: { projectId: project.id, email },
         lock: { mode: 'pessimistic_write' },
       });
       if (!signup) throw new ApiError('NOT_FOUND', 'No signup with this email on the waitlist.', { param: 'email' });
-      if (signup.confirmedAt) return { email: normalized, status: 'already_confirmed' };
-      if (signup.status === 'unsubscribed') return { email: normalized, status: 'unsubscribed' };
+      if (signup.confirmedAt) return { email, status: 'already_confirmed' };
+      if (signup.status === 'unsubscribed') return { email, status: 'unsubscribed' };
       const now = this.clock.now();
       this.enforceResendInterval(signup, now);
       signup.lastConfirmationSentAt = now;
       await em.update(WaitlistSignupEntity, { id: signup.id }, { lastConfirmationSentAt: now });
       await this.mailer.queueConfirmation(em, project, signup, now);
-      return { email: normalized, status: 'sent' };
+      return { email, status: 'sent' };
     });
   }
 

@@ -4,7 +4,7 @@ import { ApiError } from '../common/errors/api-error';
 import { decodeCursor } from '../common/http/cursor';
 import { DEFAULT_PAGE_SIZE } from '../common/http/page-query.dto';
 import { Paged, toPage } from '../common/http/reply';
-import { normalizeEmail } from '../contacts/contacts.service';
+import { normalizeEmail } from '../common/validation/email-field';
 import { Database } from '../infra/database/database';
 import type { ProjectRef } from '../projects/project-ref';
 import { LeaderboardItemDto } from './dto/leaderboard-item.dto';
