@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import { decodeCursor } from '../common/http/cursor';
-import { DEFAULT_PAGE_SIZE } from '../common/http/page-query.dto';
-import { Paged, toPage } from '../common/http/reply';
+import { listPage, newestFirst } from '../common/http/list-page';
+import { Paged } from '../common/http/reply';
 import { newId } from '../common/ids/ids';
 import { normalizeEmail } from '../common/validation/email-field';
 import { Database } from '../infra/database/database';
@@ -53,13 +52,7 @@ export class ContactsService {
   }
 
   async listContacts(project: ProjectRef, query: ListContactsQueryDto): Promise<Paged<ContactDto>> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const qb = this.db.manager
-      .createQueryBuilder(ContactEntity, 'c')
-      .where('c.project_id = :projectId', { projectId: project.id })
-      .orderBy('c.id', 'DESC')
-      .take(limit + 1);
-    if (query.cursor) qb.andWhere('c.id < :after', { after: decodeCursor<{ id: string }>(query.cursor, ['id']).id });
+    const qb = this.db.manager.createQueryBuilder(ContactEntity, 'c').where('c.project_id = :projectId', { projectId: project.id });
     if (query.stage) qb.andWhere('c.stage = :stage', { stage: query.stage });
     if (query.paying) qb.andWhere('c.paying = :paying', { paying: query.paying === 'true' });
     if (query.consent) {
@@ -73,8 +66,7 @@ export class ContactsService {
         [`detailValue${index}`]: filter.slice(separator + 1),
       });
     });
-    const rows = await qb.getMany();
-    return toPage(rows, limit, toContactDto, (row) => ({ id: row.id }));
+    return listPage(qb, query, newestFirst('ct'), toContactDto);
   }
 
   private async lockMatches(em: EntityManager, projectId: string, email: string | null, userId: string | null): Promise<ContactEntity[]> {

@@ -2,9 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
-import { decodeCursor } from '../common/http/cursor';
-import { DEFAULT_PAGE_SIZE } from '../common/http/page-query.dto';
-import { Paged, toPage } from '../common/http/reply';
+import { listPage, newestFirst } from '../common/http/list-page';
+import { Paged } from '../common/http/reply';
 import type { CredentialKind } from '../common/http/request-context';
 import { isId, newId } from '../common/ids/ids';
 import { ContactsService } from '../contacts/contacts.service';
@@ -88,19 +87,12 @@ export class FeedbackService {
   }
 
   async listFeedback(project: ProjectRef, query: ListFeedbackQueryDto): Promise<Paged<FeedbackDto>> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const qb = this.db.manager
-      .createQueryBuilder(FeedbackEntity, 'f')
-      .where('f.project_id = :projectId', { projectId: project.id })
-      .orderBy('f.id', 'DESC')
-      .limit(limit + 1);
-    if (query.cursor) qb.andWhere('f.id < :after', { after: decodeFeedbackCursor(query.cursor) });
+    const qb = this.db.manager.createQueryBuilder(FeedbackEntity, 'f').where('f.project_id = :projectId', { projectId: project.id });
     if (query.classification) qb.andWhere('f.classification = :classification', { classification: query.classification });
     if (query.user_id) qb.andWhere('f.user_id = :userId', { userId: query.user_id });
     if (query.changelog_entry_id) qb.andWhere('f.changelog_entry_id = :entryId', { entryId: query.changelog_entry_id });
     if (query.since) qb.andWhere('f.created_at >= :since', { since: new Date(query.since) });
-    const rows = await qb.getMany();
-    return toPage(rows, limit, toFeedbackDto, (row) => ({ id: row.id }));
+    return listPage(qb, query, newestFirst('fb'), toFeedbackDto);
   }
 
   /** The full record with the email; another project's id, an unknown or a malformed one is NOT_FOUND. */
@@ -148,10 +140,4 @@ export class FeedbackService {
     if (email) await this.contacts.upsertContact(em, projectId, { email, stage: 'lead' });
     if (userId) await this.contacts.upsertContact(em, projectId, { userId, stage: 'lead' });
   }
-}
-
-function decodeFeedbackCursor(cursor: string): string {
-  const { id } = decodeCursor<{ id: string }>(cursor, ['id']);
-  if (!isId('fb', id)) throw new ApiError('VALIDATION_ERROR', 'The cursor is not one this API returned.', { param: 'cursor' });
-  return id;
 }

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MoreThan, Not } from 'typeorm';
-import { ApiError } from '../common/errors/api-error';
-import { decodeCursor } from '../common/http/cursor';
-import { DEFAULT_PAGE_SIZE } from '../common/http/page-query.dto';
-import { Paged, toPage } from '../common/http/reply';
+import { LINE_ORDER, listPage } from '../common/http/list-page';
+import { Paged } from '../common/http/reply';
 import { normalizeEmail } from '../common/validation/email-field';
 import { Database } from '../infra/database/database';
 import type { ProjectRef } from '../projects/project-ref';
@@ -23,12 +21,6 @@ export function referralConversionRate(viaReferral: number, total: number): numb
   return total === 0 ? 0 : Math.round((viaReferral / total) * 10_000) / 10_000;
 }
 
-function cursorPosition(cursor: string): number {
-  const { position } = decodeCursor<{ position: number }>(cursor, ['position']);
-  if (!Number.isInteger(position)) throw new ApiError('VALIDATION_ERROR', 'The cursor is not one this API returned.', { param: 'cursor' });
-  return position;
-}
-
 /**
  * Reads of the waitlist for its owner. The list runs in line order (position ascending), the
  * natural order of a queue; its cursor is the last position of the page. Stats count every signup
@@ -40,16 +32,11 @@ export class WaitlistQueriesService {
   constructor(private readonly db: Database) {}
 
   async listSignups(project: ProjectRef, query: ListSignupsQueryDto): Promise<Paged<SignupDto>> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const qb = this.db.manager
-      .createQueryBuilder(WaitlistSignupEntity, 's')
-      .where('s.project_id = :projectId', { projectId: project.id })
-      .orderBy('s.position', 'ASC')
-      .limit(limit + 1);
-    if (query.cursor) qb.andWhere('s.position > :after', { after: cursorPosition(query.cursor) });
+    const qb = this.db.manager.createQueryBuilder(WaitlistSignupEntity, 's').where('s.project_id = :projectId', { projectId: project.id });
+    // A filter, not an address to store: any text is accepted, and matches case-insensitively.
     if (query.email) qb.andWhere('s.email = :email', { email: normalizeEmail(query.email) });
     if (query.status) qb.andWhere('s.status = :status', { status: query.status });
-    return toPage(await qb.getMany(), limit, toSignupDto, (row) => ({ position: row.position }));
+    return listPage(qb, query, LINE_ORDER, toSignupDto);
   }
 
   async getStats(project: ProjectRef): Promise<WaitlistStatsDto> {
