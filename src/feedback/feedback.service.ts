@@ -17,6 +17,7 @@ import { FeedbackDetailDto, FeedbackDto, toFeedbackDetailDto, toFeedbackDto } fr
 import { ListFeedbackQueryDto } from './dto/list-feedback-query.dto';
 import { FeedbackEntity } from './entities/feedback.entity';
 import { feedbackCreatedData } from './feedback-event';
+import { insertFeedback } from './feedback.queries';
 
 /**
  * Feedback: how a product hears its users right after a launch (spec: Feedback input, Feedback
@@ -79,7 +80,7 @@ export class FeedbackService {
         changelogEntryId: await this.publishedEntryOrNull(em, project.id, input.changelog_entry_id),
         createdAt: this.clock.now(),
       });
-      await em.insert(FeedbackEntity, row);
+      await insertFeedback(em, row);
       await this.recordSubmitter(em, project.id, row, credential === 'secret_key');
       await this.outbox.record(em, project.id, 'feedback.created', feedbackCreatedData(row));
       return toFeedbackDto(row);
