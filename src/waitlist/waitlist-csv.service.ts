@@ -1,16 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import { newId } from '../common/ids/ids';
 import { ContactsService } from '../contacts/contacts.service';
 import { Database } from '../infra/database/database';
 import { isUniqueViolation } from '../infra/database/postgres-errors';
 import type { ProjectRef } from '../projects/project-ref';
 import { CsvProblem, parseCsv, toCsv } from './csv';
 import { WaitlistSignupEntity } from './entities/waitlist-signup.entity';
-import { generateReferralCode } from './referral';
-import { takePositions } from './signup-store';
+import { placeSignup, signupDraft } from './signup-row';
 import { CsvFormatError, EXPORT_COLUMNS, ImportRow, readHeader, toExportRow, toImportRow } from './waitlist-csv';
+import { takePositions } from './waitlist.queries';
 
 export interface ImportReport {
   imported: number;
@@ -107,7 +106,8 @@ export class WaitlistCsvService {
     const fresh = rows.filter((row) => !known.has(row.email));
     if (fresh.length === 0) return 0;
     const first = await takePositions(em, project.id, fresh.length);
-    const signups = fresh.map((row, index) => this.toEntity(project, row, first + index));
+    const now = this.clock.now();
+    const signups = fresh.map((row, index) => placeSignup(signupDraft(project.id, { ...row, channel: 'import' }, now), first + index));
     await em.insert(WaitlistSignupEntity, signups);
     for (const row of fresh) {
       await this.contacts.upsertContact(em, project.id, {
@@ -118,26 +118,5 @@ export class WaitlistCsvService {
       });
     }
     return fresh.length;
-  }
-
-  private toEntity(project: ProjectRef, row: ImportRow, position: number): WaitlistSignupEntity {
-    return Object.assign(new WaitlistSignupEntity(), {
-      id: newId('ws'),
-      projectId: project.id,
-      email: row.email,
-      position,
-      referralCode: generateReferralCode(),
-      referredBySignupId: null,
-      referralCount: 0,
-      status: row.status,
-      channel: 'import',
-      confirmedAt: row.confirmedAt,
-      invitedAt: row.invitedAt,
-      unsubscribedAt: row.unsubscribedAt,
-      lastConfirmationSentAt: null,
-      metadata: row.metadata,
-      source: row.source,
-      createdAt: row.createdAt,
-    } satisfies WaitlistSignupEntity);
   }
 }

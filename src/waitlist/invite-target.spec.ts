@@ -1,6 +1,5 @@
 import { ApiError } from '../common/errors/api-error';
-import { inviteTarget } from './invites.service';
-import { referralConversionRate } from './waitlist-queries.service';
+import { inviteTarget } from './invite-target';
 
 describe('inviteTarget', () => {
   it('takes count or specific_email', () => {
@@ -18,13 +17,5 @@ describe('inviteTarget', () => {
     } catch (error) {
       expect(error).toMatchObject({ code: 'VALIDATION_ERROR', param });
     }
-  });
-});
-
-describe('referralConversionRate', () => {
-  it('is the share of signups that came through a referral, 4 decimals, 0 when empty', () => {
-    expect(referralConversionRate(0, 0)).toBe(0);
-    expect(referralConversionRate(1, 3)).toBe(0.3333);
-    expect(referralConversionRate(5, 5)).toBe(1);
   });
 });
