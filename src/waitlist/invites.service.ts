@@ -62,8 +62,12 @@ export class InvitesService {
         invited: result.invited,
         invited_at: now.toISOString(),
       });
-      // Contacts last: the lock order is signup rows, then contacts.
-      for (const signup of signups) await this.contacts.upsertContact(em, project.id, { email: signup.email, stage: 'invited' });
+      // Contacts last (the lock order is signup rows, then contacts), all in one statement.
+      await this.contacts.upsertContactsByEmail(
+        em,
+        project.id,
+        signups.map((signup) => ({ email: signup.email, stage: 'invited' as const })),
+      );
       return result;
     });
   }

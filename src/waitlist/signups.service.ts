@@ -25,7 +25,7 @@ import { signupCreatedData } from './signup-event';
 import { compactSource, placeSignup, signupDraft } from './signup-row';
 import { TurnstileVerifier } from './turnstile.verifier';
 import { WaitlistMailer } from './waitlist-mailer';
-import { UQ_SIGNUP_EMAIL, UQ_SIGNUP_REFERRAL_CODE, creditReferrer, insertEmailTokens, takePositions } from './waitlist.queries';
+import { UQ_SIGNUP_EMAIL, UQ_SIGNUP_REFERRAL_CODE, creditReferrer, insertAtNextPosition, insertEmailTokens } from './waitlist.queries';
 
 /*
  * Waitlist: signups, referrals, double opt-in, invites, stats, CSV import and export.
@@ -34,10 +34,19 @@ import { UQ_SIGNUP_EMAIL, UQ_SIGNUP_REFERRAL_CODE, creditReferrer, insertEmailTo
  * - Positions are 1-based, gap-free per project and fixed at signup (the place in line, not "people
  *   ahead of you now"). A per-project counter row is incremented in the signup transaction; its
  *   row lock serializes the project's inserts and a rollback gives the number back.
- * - Lock order, to rule out deadlocks: referrer signup row → project counter → contact. Invites,
- *   confirm and unsubscribe take signup rows, then contacts, and never the counter.
+ * - The counter is taken as late as possible and held as briefly as possible, since it serializes
+ *   a project's signups: first everything that does not need the position (the referrer's credit,
+ *   the contact), then one statement that increments the counter and inserts the signup and its
+ *   link tokens, then only what needs the position (the event, the confirmation email) and COMMIT.
+ * - Lock order, to rule out deadlocks: existing signup rows (a referrer, invitees, the signup
+ *   behind a link) → contacts (several in email order) → the project counter, always last. A
+ *   signup takes referrer row → its contact → counter; a CSV import batch takes its contacts, then
+ *   the counter; invites, confirm and unsubscribe take signup rows, then contacts, and never the
+ *   counter. Whoever holds the counter waits for no other row lock (only the counter holder
+ *   inserts into the list, so no unique-index wait either).
  * - A duplicate email (case-insensitive) answers 409 DUPLICATE_SIGNUP (param `email`) and writes
- *   nothing; so `already_registered` is always false in a 201 answer.
+ *   nothing (the unique index fails the insert and the whole transaction, credit and contact
+ *   included, rolls back); so `already_registered` is always false in a 201 answer.
  * - `referrer_code` is matched case-insensitively within the project. A code of another project or
  *   an unknown code is ignored (`referrer_credited` false), not an error: links get mistyped.
  * - `referral_link` is `{base_url}/w/{project_slug}?ref={code}`.
@@ -143,7 +152,7 @@ export class SignupsService {
     });
   }
 
-  /** One signup, in lock order: referrer row, project counter, then the contact (see the module comment). */
+  /** One signup, in the lock order of the module comment: referrer row, contact, then the counter. */
   private async insertSignup(
     em: EntityManager,
     project: ProjectRef,
@@ -153,25 +162,22 @@ export class SignupsService {
     const now = this.clock.now();
     const metadata = input.metadata ?? {};
     const referrerId = input.referrer_code ? await creditReferrer(em, project.id, normalizeReferralCode(input.referrer_code)) : null;
-    const position = await takePositions(em, project.id, 1);
-    const draft = signupDraft(
-      project.id,
-      { email: input.email, channel, metadata, source: compactSource(input.source), referredBySignupId: referrerId },
-      now,
-    );
-    const signup = placeSignup(draft, position);
-    // The unique indexes decide: a known email fails here (23505) and the transaction rolls back.
-    await em.insert(WaitlistSignupEntity, signup);
-    await this.outbox.record(em, project.id, 'waitlist.signup.created', signupCreatedData(signup));
-    const tokens = issueConfirmationTokens(signup, now);
-    await insertEmailTokens(em, tokens.rows);
-    await this.mailer.queueConfirmation(em, project, signup, tokens);
     await this.contacts.upsertContact(em, project.id, {
       email: input.email,
       stage: 'waitlist',
       details: metadata,
       consents: { waitlist_emails: 'granted' },
     });
+    const draft = signupDraft(
+      project.id,
+      { email: input.email, channel, metadata, source: compactSource(input.source), referredBySignupId: referrerId },
+      now,
+    );
+    const tokens = issueConfirmationTokens(draft, now);
+    // The counter row is locked from here to commit: this statement, the event, the email.
+    const signup = placeSignup(draft, await insertAtNextPosition(em, draft, tokens.rows));
+    await this.outbox.record(em, project.id, 'waitlist.signup.created', signupCreatedData(signup));
+    await this.mailer.queueConfirmation(em, project, signup, tokens);
     return toSignupResultDto(signup, referralLink(this.config.publicBaseUrl, project.slug, signup.referralCode), project.plan);
   }
 }
