@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createContext, prepare } from './bootstrap';
-import { UsageError, parseCommand, runCommand, usage } from './cli/cli-commands';
+import { UsageError } from './cli/cli-command';
+import { parseCommand, runCommand, usage } from './cli/cli-commands';
 
 /** The operator CLI (CONTRACT.md): one JSON object on stdout with --json, errors on stderr. */
 async function cli(argv: string[]): Promise<number> {

@@ -6,30 +6,13 @@ import { ApiError } from '../common/errors/api-error';
 import { Database } from '../infra/database/database';
 import { PLAN_NAMES, PlanName, isPlanName } from '../projects/plans';
 import { ProjectsService } from '../projects/projects.service';
-import { generateMigration } from './migration-generator';
 import { WAITLIST_COMMANDS } from '../waitlist/waitlist.cli';
+import { type Command, JSON_OPTION as json, UsageError, type Values, requireString } from './cli-command';
+import { generateMigration } from './migration-generator';
 
 export interface CliOutput {
   stdout(text: string): void;
   stderr(text: string): void;
-}
-
-/** A wrong invocation: printed with the usage line, exit code 2. */
-export class UsageError extends Error {}
-
-export type Values = Record<string, string | boolean | undefined>;
-
-export interface Command {
-  usage: string;
-  options: Record<string, { type: 'string' | 'boolean' }>;
-  positionals?: boolean;
-  run(context: INestApplicationContext, values: Values, positionals: string[]): Promise<Record<string, unknown>>;
-}
-
-export function requireString(values: Values, name: string): string {
-  const value = values[name];
-  if (typeof value !== 'string' || value.length === 0) throw new UsageError(`--${name} is required`);
-  return value;
 }
 
 function requirePlan(values: Values): PlanName {
@@ -37,8 +20,6 @@ function requirePlan(values: Values): PlanName {
   if (!isPlanName(plan)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')} (got "${plan}")`);
   return plan;
 }
-
-const json = { type: 'boolean' as const };
 
 export const COMMANDS: Record<string, Command> = {
   'project:create': {

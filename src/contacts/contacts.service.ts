@@ -1,13 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import { decodeCursor } from '../common/http/cursor';
-import { DEFAULT_PAGE_SIZE } from '../common/http/page-query.dto';
-import { Paged, toPage } from '../common/http/reply';
+import { listPage, newestFirst } from '../common/http/list-page';
+import { Paged } from '../common/http/reply';
 import { newId } from '../common/ids/ids';
+import { normalizeEmail } from '../common/validation/email-field';
 import { Database } from '../infra/database/database';
 import type { ProjectRef } from '../projects/project-ref';
 import { ContactStage, laterStage } from './contact-stages';
+import {
+  ContactKey,
+  ContactKeyRow,
+  deleteContact,
+  insertContactIfAbsent,
+  lockContactsByEmailOrUserId,
+  updateContact,
+  upsertContactsByKey,
+} from './contacts.queries';
 import { ContactDto, toContactDto } from './dto/contact.dto';
 import { ListContactsQueryDto } from './dto/list-contacts-query.dto';
 import { ConsentRecord, ContactDetails, ContactEntity } from './entities/contact.entity';
@@ -21,19 +30,23 @@ export interface ContactUpsert {
   paying?: boolean;
 }
 
-/** Lower-cased and trimmed: one person, one contact, whatever the casing they typed. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
+/** Several people known by email, for `upsertContactsByEmail`. */
+export type EmailContactUpsert = Omit<ContactUpsert, 'email' | 'userId'> & { email: string };
 
 /**
- * Contacts: the people every module meets. Modules call `upsertContact` inside their own
- * transaction; it finds the person by email or user id and merges what is new:
+ * Contacts: the people every module meets. Modules call `upsertContact` (or `upsertContactsByEmail`
+ * for many people) inside their own transaction; it finds the person by email or user id and
+ * merges what is new:
  * - details: shallow merge, new values win; consents: per purpose, new values win;
  * - stage: only moves forward (lead → waitlist → invited → user); paying: set when given.
  * When an identify links a user id and an email that were two contacts, they become one (the
  * user-id contact keeps its id). Modules therefore refer to people by email or user id, never by
  * contact id.
+ *
+ * A person known by one key (the common case: waitlist, feedback from a browser) is one statement
+ * (contacts.queries.ts); only linking an email to a user id reads and locks the matches first,
+ * since it may merge two contacts. Several people are upserted in email order, so two
+ * transactions that touch the same people lock their rows in the same order.
  */
 @Injectable()
 export class ContactsService {
@@ -45,25 +58,26 @@ export class ContactsService {
   async upsertContact(em: EntityManager, projectId: string, input: ContactUpsert): Promise<ContactEntity> {
     const email = input.email ? normalizeEmail(input.email) : null;
     const userId = input.userId ?? null;
+    if (email && userId) return this.linkContact(em, projectId, { ...input, email, userId });
     if (!email && !userId) throw new Error('upsertContact needs an email or a user id');
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      const matches = await this.lockMatches(em, projectId, email, userId);
-      if (matches.length > 0) return this.mergeInto(em, matches, { ...input, email, userId });
-      const inserted = await this.insertIfAbsent(em, projectId, { ...input, email, userId });
-      if (inserted) return inserted;
-      // A concurrent transaction inserted the same person first; lock and merge into theirs.
+    const [key, value]: [ContactKey, string] = email ? ['email', email] : ['user_id', userId as string];
+    const now = this.clock.now();
+    const [contact] = await upsertContactsByKey(em, projectId, key, [this.keyRow(value, input, now)], now);
+    return contact;
+  }
+
+  /** Many people by email in one statement; the emails must be distinct once normalised. */
+  async upsertContactsByEmail(em: EntityManager, projectId: string, inputs: readonly EmailContactUpsert[]): Promise<void> {
+    const now = this.clock.now();
+    const rows = inputs.map((input) => this.keyRow(normalizeEmail(input.email), input, now)).sort((a, b) => (a.key < b.key ? -1 : 1));
+    if (rows.some((row, index) => index > 0 && rows[index - 1].key === row.key)) {
+      throw new Error('upsertContactsByEmail needs distinct emails');
     }
-    throw new Error('upsertContact could not settle after concurrent inserts');
+    await upsertContactsByKey(em, projectId, 'email', rows, now);
   }
 
   async listContacts(project: ProjectRef, query: ListContactsQueryDto): Promise<Paged<ContactDto>> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const qb = this.db.manager
-      .createQueryBuilder(ContactEntity, 'c')
-      .where('c.project_id = :projectId', { projectId: project.id })
-      .orderBy('c.id', 'DESC')
-      .take(limit + 1);
-    if (query.cursor) qb.andWhere('c.id < :after', { after: decodeCursor<{ id: string }>(query.cursor, ['id']).id });
+    const qb = this.db.manager.createQueryBuilder(ContactEntity, 'c').where('c.project_id = :projectId', { projectId: project.id });
     if (query.stage) qb.andWhere('c.stage = :stage', { stage: query.stage });
     if (query.paying) qb.andWhere('c.paying = :paying', { paying: query.paying === 'true' });
     if (query.consent) {
@@ -77,39 +91,46 @@ export class ContactsService {
         [`detailValue${index}`]: filter.slice(separator + 1),
       });
     });
-    const rows = await qb.getMany();
-    return toPage(rows, limit, toContactDto, (row) => ({ id: row.id }));
+    return listPage(qb, query, newestFirst('ct'), toContactDto);
   }
 
-  private async lockMatches(em: EntityManager, projectId: string, email: string | null, userId: string | null): Promise<ContactEntity[]> {
-    const qb = em
-      .createQueryBuilder(ContactEntity, 'c')
-      .setLock('pessimistic_write')
-      .where('c.project_id = :projectId', { projectId })
-      .orderBy('c.id', 'ASC');
-    if (email && userId) qb.andWhere('(c.email = :email OR c.user_id = :userId)', { email, userId });
-    else if (email) qb.andWhere('c.email = :email', { email });
-    else qb.andWhere('c.user_id = :userId', { userId });
-    return qb.getMany();
-  }
-
-  private async insertIfAbsent(em: EntityManager, projectId: string, input: ContactUpsert): Promise<ContactEntity | null> {
-    const now = this.clock.now();
-    const row = Object.assign(new ContactEntity(), {
+  private keyRow(key: string, input: ContactUpsert, now: Date): ContactKeyRow {
+    return {
       id: newId('ct'),
-      projectId,
-      email: input.email ?? null,
-      userId: input.userId ?? null,
+      key,
       stage: input.stage ?? 'lead',
       consents: this.consentRecords(input.consents, now),
       details: input.details ?? {},
-      paying: input.paying ?? false,
-      createdAt: now,
-      updatedAt: now,
-    });
-    // Both partial unique indexes (email, user id) arbitrate; a loser inserts nothing.
-    const result = await em.createQueryBuilder().insert().into(ContactEntity).values(row).orIgnore().returning(['id']).execute();
-    return (result.raw as unknown[]).length > 0 ? row : null;
+      paying: input.paying ?? null,
+    };
+  }
+
+  /** Email and user id together: may find two contacts, which become one. */
+  private async linkContact(
+    em: EntityManager,
+    projectId: string,
+    input: ContactUpsert & { email: string; userId: string },
+  ): Promise<ContactEntity> {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const matches = await lockContactsByEmailOrUserId(em, projectId, input.email, input.userId);
+      if (matches.length > 0) return this.mergeInto(em, matches, input);
+      const now = this.clock.now();
+      const contact: ContactEntity = {
+        id: newId('ct'),
+        projectId,
+        email: input.email,
+        userId: input.userId,
+        stage: input.stage ?? 'lead',
+        consents: this.consentRecords(input.consents, now),
+        details: input.details ?? {},
+        paying: input.paying ?? false,
+        createdAt: now,
+        updatedAt: now,
+      };
+      if (await insertContactIfAbsent(em, contact)) return contact;
+      // A concurrent transaction inserted the same person first; lock and merge into theirs.
+    }
+    throw new Error('upsertContact could not settle after concurrent inserts');
   }
 
   private async mergeInto(em: EntityManager, matches: ContactEntity[], input: ContactUpsert): Promise<ContactEntity> {
@@ -122,7 +143,8 @@ export class ContactsService {
       survivor.consents = { ...other.consents, ...survivor.consents };
       survivor.stage = laterStage(survivor.stage, other.stage);
       survivor.paying = survivor.paying || other.paying;
-      await em.delete(ContactEntity, { id: other.id });
+      // First, so the survivor can take over its email (unique per project).
+      await deleteContact(em, other.id);
     }
     survivor.email = input.email ?? survivor.email;
     survivor.userId = input.userId ?? survivor.userId;
@@ -131,7 +153,7 @@ export class ContactsService {
     survivor.consents = { ...survivor.consents, ...this.consentRecords(input.consents, now) };
     if (input.paying !== undefined) survivor.paying = input.paying;
     survivor.updatedAt = now;
-    await em.save(ContactEntity, survivor);
+    await updateContact(em, survivor);
     return survivor;
   }
 

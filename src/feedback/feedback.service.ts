@@ -2,12 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
-import { decodeCursor } from '../common/http/cursor';
-import { DEFAULT_PAGE_SIZE } from '../common/http/page-query.dto';
-import { Paged, toPage } from '../common/http/reply';
+import { listPage, newestFirst } from '../common/http/list-page';
+import { Paged } from '../common/http/reply';
 import type { CallerKind } from '../auth/caller';
 import { isId, newId } from '../common/ids/ids';
-import { ContactsService, normalizeEmail } from '../contacts/contacts.service';
+import { ContactsService } from '../contacts/contacts.service';
 import { OutboxService } from '../events/outbox.service';
 import { Database } from '../infra/database/database';
 import type { ProjectRef } from '../projects/project-ref';
@@ -18,6 +17,7 @@ import { FeedbackDetailDto, FeedbackDto, toFeedbackDetailDto, toFeedbackDto } fr
 import { ListFeedbackQueryDto } from './dto/list-feedback-query.dto';
 import { FeedbackEntity } from './entities/feedback.entity';
 import { feedbackCreatedData } from './feedback-event';
+import { insertFeedback } from './feedback.queries';
 
 /**
  * Feedback: how a product hears its users right after a launch (spec: Feedback input, Feedback
@@ -27,8 +27,8 @@ import { feedbackCreatedData } from './feedback-event';
  * - Input: only `feedback_text` is required; every other field may be absent or null. The text is
  *   trimmed before its 10 to 2000 check and stored trimmed; lengths count code points. `page_url`
  *   must be an absolute http(s) URL (stored as sent); `rating` an integer 1 to 5; the email is
- *   stored lower-cased. Identical feedback sent twice is two records: retries are what
- *   Idempotency-Key is for.
+ *   trimmed and lower-cased before its checks (`@EmailField`). Identical feedback sent twice is two
+ *   records: retries are what Idempotency-Key is for.
  * - `changelog_entry_id`: any string is accepted; it is kept only when it has the `ce_` id shape and
  *   `ChangelogEntryCheck` says it is one of the project's published entries, otherwise stored as
  *   null without an error. Until the changelog module provides the real check, every id is dropped.
@@ -73,14 +73,14 @@ export class FeedbackService {
         confidence: verdict.confidence,
         summary: verdict.summary,
         userId: input.user_id ?? null,
-        email: input.email ? normalizeEmail(input.email) : null,
+        email: input.email ?? null,
         pageUrl: input.page_url ?? null,
         rating: input.rating ?? null,
         categoryHint: input.category_hint ?? null,
         changelogEntryId: await this.publishedEntryOrNull(em, project.id, input.changelog_entry_id),
         createdAt: this.clock.now(),
       });
-      await em.insert(FeedbackEntity, row);
+      await insertFeedback(em, row);
       await this.recordSubmitter(em, project.id, row, credential === 'secret_key');
       await this.outbox.record(em, project.id, 'feedback.created', feedbackCreatedData(row));
       return toFeedbackDto(row);
@@ -88,19 +88,12 @@ export class FeedbackService {
   }
 
   async listFeedback(project: ProjectRef, query: ListFeedbackQueryDto): Promise<Paged<FeedbackDto>> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const qb = this.db.manager
-      .createQueryBuilder(FeedbackEntity, 'f')
-      .where('f.project_id = :projectId', { projectId: project.id })
-      .orderBy('f.id', 'DESC')
-      .limit(limit + 1);
-    if (query.cursor) qb.andWhere('f.id < :after', { after: decodeFeedbackCursor(query.cursor) });
+    const qb = this.db.manager.createQueryBuilder(FeedbackEntity, 'f').where('f.project_id = :projectId', { projectId: project.id });
     if (query.classification) qb.andWhere('f.classification = :classification', { classification: query.classification });
     if (query.user_id) qb.andWhere('f.user_id = :userId', { userId: query.user_id });
     if (query.changelog_entry_id) qb.andWhere('f.changelog_entry_id = :entryId', { entryId: query.changelog_entry_id });
     if (query.since) qb.andWhere('f.created_at >= :since', { since: new Date(query.since) });
-    const rows = await qb.getMany();
-    return toPage(rows, limit, toFeedbackDto, (row) => ({ id: row.id }));
+    return listPage(qb, query, newestFirst('fb'), toFeedbackDto);
   }
 
   /** The full record with the email; another project's id, an unknown or a malformed one is NOT_FOUND. */
@@ -148,10 +141,4 @@ export class FeedbackService {
     if (email) await this.contacts.upsertContact(em, projectId, { email, stage: 'lead' });
     if (userId) await this.contacts.upsertContact(em, projectId, { userId, stage: 'lead' });
   }
-}
-
-function decodeFeedbackCursor(cursor: string): string {
-  const { id } = decodeCursor<{ id: string }>(cursor, ['id']);
-  if (!isId('fb', id)) throw new ApiError('VALIDATION_ERROR', 'The cursor is not one this API returned.', { param: 'cursor' });
-  return id;
 }

@@ -10,6 +10,22 @@ export interface IssuedToken {
   hash: string;
 }
 
+/** A stored token: the row of waitlist_email_tokens. */
+export interface EmailTokenRow {
+  tokenHash: string;
+  projectId: string;
+  signupId: string;
+  purpose: EmailTokenPurpose;
+  createdAt: Date;
+}
+
+/** The links of one confirmation email, and the rows that make them work. */
+export interface ConfirmationTokens {
+  confirm: string;
+  unsubscribe: string;
+  rows: EmailTokenRow[];
+}
+
 export function hashEmailToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
@@ -18,6 +34,29 @@ export function hashEmailToken(token: string): string {
 export function issueEmailToken(): IssuedToken {
   const token = randomBytes(32).toString('base64url');
   return { token, hash: hashEmailToken(token) };
+}
+
+type TokenOwner = { id: string; projectId: string };
+
+function tokenRow(owner: TokenOwner, purpose: EmailTokenPurpose, issued: IssuedToken, now: Date): EmailTokenRow {
+  return { tokenHash: issued.hash, projectId: owner.projectId, signupId: owner.id, purpose, createdAt: now };
+}
+
+/** Fresh confirm and unsubscribe tokens for one confirmation email; every email gets its own. */
+export function issueConfirmationTokens(signup: TokenOwner, now: Date): ConfirmationTokens {
+  const confirm = issueEmailToken();
+  const unsubscribe = issueEmailToken();
+  return {
+    confirm: confirm.token,
+    unsubscribe: unsubscribe.token,
+    rows: [tokenRow(signup, 'confirm', confirm, now), tokenRow(signup, 'unsubscribe', unsubscribe, now)],
+  };
+}
+
+/** A fresh unsubscribe token for one email to one signup. */
+export function issueUnsubscribeToken(signup: TokenOwner, now: Date): { token: string; row: EmailTokenRow } {
+  const issued = issueEmailToken();
+  return { token: issued.token, row: tokenRow(signup, 'unsubscribe', issued, now) };
 }
 
 export function confirmUrl(baseUrl: string, token: string): string {

@@ -2,34 +2,21 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
-import { ContactsService, normalizeEmail } from '../contacts/contacts.service';
+import { ContactsService } from '../contacts/contacts.service';
 import { OutboxService } from '../events/outbox.service';
 import { Database } from '../infra/database/database';
 import { RateLimiter } from '../infra/rate-limit/rate-limiter';
 import { PLATFORM_LIMITS } from '../projects/plans';
 import type { ProjectRef } from '../projects/project-ref';
 import { CreateInvitesDto } from './dto/create-invites.dto';
-import { InviteResultDto } from './dto/invite-result.dto';
+import { InviteResultDto, toInviteResultDto } from './dto/invite-result.dto';
 import { WaitlistSignupEntity } from './entities/waitlist-signup.entity';
+import { inviteTarget } from './invite-target';
 import { WaitlistMailer } from './waitlist-mailer';
-
-type InviteTarget = { count: number } | { email: string };
 
 // Ours (the spec lists 429 for invites without a number): at most 20 waves a minute per project,
 // which caps the invite emails one key can queue at 10 000 a minute.
 const INVITE_WAVES_RULE = { bucket: 'waitlist-invites', limit: PLATFORM_LIMITS.waitlistInviteWavesPerMinute, windowMs: 60_000 };
-
-/** Exactly one of `count` and `specific_email`; the spec leaves both and neither open, we refuse them. */
-export function inviteTarget(input: CreateInvitesDto): InviteTarget {
-  const hasCount = input.count !== undefined && input.count !== null;
-  const hasEmail = input.specific_email !== undefined && input.specific_email !== null;
-  if (hasCount && hasEmail) {
-    throw new ApiError('VALIDATION_ERROR', 'Send either count or specific_email, not both.', { param: 'specific_email' });
-  }
-  if (hasCount) return { count: input.count as number };
-  if (hasEmail) return { email: normalizeEmail(input.specific_email as string) };
-  throw new ApiError('VALIDATION_ERROR', 'Send count (the next N people) or specific_email (one person).', { param: 'count' });
-}
 
 /**
  * Invite waves. A wave by `count` takes the next N `waiting` signups in line order with
@@ -69,15 +56,19 @@ export class InvitesService {
         .whereInIds(signups.map((signup) => signup.id))
         .execute();
       await this.mailer.queueInvites(em, project, signups, now);
-      const invited = signups.map((signup) => ({ signup_id: signup.id, email: signup.email }));
+      const result = toInviteResultDto(signups);
       await this.outbox.record(em, project.id, 'waitlist.signups.invited', {
-        count: invited.length,
-        invited,
+        count: result.invited_count,
+        invited: result.invited,
         invited_at: now.toISOString(),
       });
-      // Contacts last: the lock order is signup rows, then contacts.
-      for (const signup of signups) await this.contacts.upsertContact(em, project.id, { email: signup.email, stage: 'invited' });
-      return { invited_count: invited.length, invited };
+      // Contacts last (the lock order is signup rows, then contacts), all in one statement.
+      await this.contacts.upsertContactsByEmail(
+        em,
+        project.id,
+        signups.map((signup) => ({ email: signup.email, stage: 'invited' as const })),
+      );
+      return result;
     });
   }
 

@@ -1,4 +1,12 @@
-import { REFERRAL_CODE_PATTERN, generateReferralCode, maskEmail, normalizeReferralCode, referralLink, signupResultPlan } from './referral';
+import {
+  REFERRAL_CODE_PATTERN,
+  generateReferralCode,
+  maskEmail,
+  normalizeReferralCode,
+  referralConversionRate,
+  referralLink,
+  signupResultPlan,
+} from './referral';
 
 describe('maskEmail', () => {
   it.each([
@@ -51,5 +59,13 @@ describe('signupResultPlan', () => {
     expect(signupResultPlan('indie')).toBe('indie');
     expect(signupResultPlan('builder')).toBe('builder');
     expect(signupResultPlan('scale')).toBe('builder');
+  });
+});
+
+describe('referralConversionRate', () => {
+  it('is the share of signups that came through a referral, 4 decimals, 0 when empty', () => {
+    expect(referralConversionRate(0, 0)).toBe(0);
+    expect(referralConversionRate(1, 3)).toBe(0.3333);
+    expect(referralConversionRate(5, 5)).toBe(1);
   });
 });

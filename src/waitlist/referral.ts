@@ -50,3 +50,8 @@ export function maskEmail(email: string): string {
     labels.length > 1 && labels[labels.length - 1] ? `${maskPart(labels[0])}.${labels[labels.length - 1]}` : maskPart(labels[0]);
   return `${maskPart(local)}@${domain}`;
 }
+
+/** `via_referral_count / total_signups`, 4 decimals; 0 on an empty list. */
+export function referralConversionRate(viaReferral: number, total: number): number {
+  return total === 0 ? 0 : Math.round((viaReferral / total) * 10_000) / 10_000;
+}

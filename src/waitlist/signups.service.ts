@@ -2,21 +2,30 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
+import { LINE_ORDER, listPage } from '../common/http/list-page';
+import { Paged } from '../common/http/reply';
 import type { CallerKind } from '../auth/caller';
+import { normalizeEmail } from '../common/validation/email-field';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { ContactsService, normalizeEmail } from '../contacts/contacts.service';
+import { ContactsService } from '../contacts/contacts.service';
 import { OutboxService } from '../events/outbox.service';
 import { Database } from '../infra/database/database';
 import { isUniqueViolation } from '../infra/database/postgres-errors';
 import type { ProjectRef } from '../projects/project-ref';
-import { CreateSignupDto, SignupSourceDto } from './dto/create-signup.dto';
+import { CreateSignupDto } from './dto/create-signup.dto';
+import { ListSignupsQueryDto } from './dto/list-signups-query.dto';
 import { ResendConfirmationResultDto } from './dto/resend-confirmation.dto';
-import { SignupResultDto } from './dto/signup-result.dto';
-import { SignupChannel, SignupSource, WaitlistSignupEntity } from './entities/waitlist-signup.entity';
-import { normalizeReferralCode, referralLink, signupResultPlan } from './referral';
-import { UQ_SIGNUP_EMAIL, UQ_SIGNUP_REFERRAL_CODE, creditReferrer, newSignupRow, signupCreatedData, takePositions } from './signup-store';
+import { SignupResultDto, toSignupResultDto } from './dto/signup-result.dto';
+import { SignupDto, toSignupDto } from './dto/signup.dto';
+import { issueConfirmationTokens } from './email-tokens';
+import { SignupChannel, WaitlistSignupEntity } from './entities/waitlist-signup.entity';
+import { normalizeReferralCode, referralLink } from './referral';
+import { resendWaitMs } from './resend-interval';
+import { signupCreatedData } from './signup-event';
+import { compactSource, placeSignup, signupDraft } from './signup-row';
 import { TurnstileVerifier } from './turnstile.verifier';
 import { WaitlistMailer } from './waitlist-mailer';
+import { UQ_SIGNUP_EMAIL, UQ_SIGNUP_REFERRAL_CODE, creditReferrer, insertAtNextPosition, insertEmailTokens } from './waitlist.queries';
 
 /*
  * Waitlist: signups, referrals, double opt-in, invites, stats, CSV import and export.
@@ -25,10 +34,19 @@ import { WaitlistMailer } from './waitlist-mailer';
  * - Positions are 1-based, gap-free per project and fixed at signup (the place in line, not "people
  *   ahead of you now"). A per-project counter row is incremented in the signup transaction; its
  *   row lock serializes the project's inserts and a rollback gives the number back.
- * - Lock order, to rule out deadlocks: referrer signup row → project counter → contact. Invites,
- *   confirm and unsubscribe take signup rows, then contacts, and never the counter.
+ * - The counter is taken as late as possible and held as briefly as possible, since it serializes
+ *   a project's signups: first everything that does not need the position (the referrer's credit,
+ *   the contact), then one statement that increments the counter and inserts the signup and its
+ *   link tokens, then only what needs the position (the event, the confirmation email) and COMMIT.
+ * - Lock order, to rule out deadlocks: existing signup rows (a referrer, invitees, the signup
+ *   behind a link) → contacts (several in email order) → the project counter, always last. A
+ *   signup takes referrer row → its contact → counter; a CSV import batch takes its contacts, then
+ *   the counter; invites, confirm and unsubscribe take signup rows, then contacts, and never the
+ *   counter. Whoever holds the counter waits for no other row lock (only the counter holder
+ *   inserts into the list, so no unique-index wait either).
  * - A duplicate email (case-insensitive) answers 409 DUPLICATE_SIGNUP (param `email`) and writes
- *   nothing; so `already_registered` is always false in a 201 answer.
+ *   nothing (the unique index fails the insert and the whole transaction, credit and contact
+ *   included, rolls back); so `already_registered` is always false in a 201 answer.
  * - `referrer_code` is matched case-insensitively within the project. A code of another project or
  *   an unknown code is ignored (`referrer_credited` false), not an error: links get mistyped.
  * - `referral_link` is `{base_url}/w/{project_slug}?ref={code}`.
@@ -36,6 +54,7 @@ import { WaitlistMailer } from './waitlist-mailer';
  * - The event's `source` says how the person joined: `api` (secret key) or `widget` (publishable
  *   key, a browser form). `utm_*`, `referrer` and `landing_path` come from the input's `source`
  *   object (null when absent); CSV imports emit no event.
+ * - Emails are trimmed and lower-cased by the DTOs (`@EmailField`) before the 254 limit is checked.
  * - Double opt-in: every signup gets a confirmation email at once (`confirmation_email_sent` true).
  *   Its link `GET {base_url}/v1/waitlist/confirm?token=…` answers a small HTML page. Tokens are 32
  *   random bytes, stored as SHA-256 hashes, one purpose each; every email has its own tokens and
@@ -55,10 +74,11 @@ import { WaitlistMailer } from './waitlist-mailer';
  *   or neither is VALIDATION_ERROR. Unsubscribed people are never invited. Empty waves record no
  *   event. Invites accept Idempotency-Key (a retried wave is not sent twice) and are limited to 20
  *   waves a minute per project (the spec lists 429 without a number).
- * - Lists run in line order (position ascending). Stats count every signup; `invited_count` is
- *   everyone ever invited; `referral_conversion_rate` = via_referral_count / total_signups
- *   (4 decimals, 0 when empty); `top_referrers` is the top 10 with at least one referral. The
- *   leaderboard (top 50) leaves out people without referrals and people who unsubscribed.
+ * - Lists run in line order (position ascending); the cursor is the last position of the page.
+ *   Stats (StatsService) count every signup; `invited_count` is everyone ever invited;
+ *   `referral_conversion_rate` = via_referral_count / total_signups (4 decimals, 0 when empty);
+ *   `top_referrers` is the top 10 with at least one referral. The leaderboard (top 50) leaves out
+ *   people without referrals and people who unsubscribed.
  * - CSV import/export (WaitlistCsvService, `waitlist:import` / `waitlist:export`): no events and no
  *   emails on import; export cells are guarded against formula injection and import removes the guard.
  */
@@ -67,25 +87,8 @@ export interface SignupCaller {
   ip: string | null;
 }
 
-export interface SignupDraft {
-  email: string;
-  referrerCode: string | null;
-  metadata: Record<string, string | number | boolean>;
-  source: SignupSource;
-  channel: SignupChannel;
-}
-
 // A fresh code collides with one of N existing codes with chance N / 32^8 (N / 1.1e12); a new code fixes it.
 const REFERRAL_CODE_ATTEMPTS = 3;
-export const RESEND_INTERVAL_MS = 5 * 60_000;
-
-const SOURCE_KEYS = ['referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'landing_path'] as const;
-
-export function compactSource(source: SignupSourceDto | undefined): SignupSource {
-  const compact: SignupSource = {};
-  for (const key of SOURCE_KEYS) if (typeof source?.[key] === 'string') compact[key] = source[key];
-  return compact;
-}
 
 @Injectable()
 export class SignupsService {
@@ -103,16 +106,9 @@ export class SignupsService {
     const channel: SignupChannel = caller.kind === 'publishable_key' ? 'widget' : 'api';
     // Before the transaction: a refused or unreachable bot check writes nothing.
     await this.turnstile.verify(input.turnstile_token, channel === 'widget' ? caller.ip : null);
-    const draft: SignupDraft = {
-      email: normalizeEmail(input.email),
-      referrerCode: input.referrer_code ? normalizeReferralCode(input.referrer_code) : null,
-      metadata: input.metadata ?? {},
-      source: compactSource(input.source),
-      channel,
-    };
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.db.transaction((em) => this.insertSignup(em, project, draft));
+        return await this.db.transaction((em) => this.insertSignup(em, project, input, channel));
       } catch (error) {
         if (isUniqueViolation(error, UQ_SIGNUP_EMAIL)) {
           throw new ApiError('DUPLICATE_SIGNUP', 'This email is already on the waitlist.', { param: 'email' });
@@ -123,61 +119,65 @@ export class SignupsService {
     }
   }
 
+  async listSignups(project: ProjectRef, query: ListSignupsQueryDto): Promise<Paged<SignupDto>> {
+    const qb = this.db.manager.createQueryBuilder(WaitlistSignupEntity, 's').where('s.project_id = :projectId', { projectId: project.id });
+    // A filter, not an address to store: any text is accepted, and matches case-insensitively.
+    if (query.email) qb.andWhere('s.email = :email', { email: normalizeEmail(query.email) });
+    if (query.status) qb.andWhere('s.status = :status', { status: query.status });
+    return listPage(qb, query, LINE_ORDER, toSignupDto);
+  }
+
   async resendConfirmation(project: ProjectRef, email: string): Promise<ResendConfirmationResultDto> {
-    const normalized = normalizeEmail(email);
     return this.db.transaction(async (em) => {
       // The row lock makes two concurrent resends for one person send one email.
       const signup = await em.findOne(WaitlistSignupEntity, {
-        where: { projectId: project.id, email: normalized },
+        where: { projectId: project.id, email },
         lock: { mode: 'pessimistic_write' },
       });
       if (!signup) throw new ApiError('NOT_FOUND', 'No signup with this email on the waitlist.', { param: 'email' });
-      if (signup.confirmedAt) return { email: normalized, status: 'already_confirmed' };
-      if (signup.status === 'unsubscribed') return { email: normalized, status: 'unsubscribed' };
+      if (signup.confirmedAt) return { email, status: 'already_confirmed' };
+      if (signup.status === 'unsubscribed') return { email, status: 'unsubscribed' };
       const now = this.clock.now();
-      this.enforceResendInterval(signup, now);
-      signup.lastConfirmationSentAt = now;
+      const waitMs = resendWaitMs(signup.lastConfirmationSentAt, now);
+      if (waitMs > 0) {
+        throw new ApiError('RATE_LIMITED', 'A confirmation email was sent to this address in the last 5 minutes.', {
+          headers: { 'Retry-After': String(Math.ceil(waitMs / 1000)) },
+        });
+      }
       await em.update(WaitlistSignupEntity, { id: signup.id }, { lastConfirmationSentAt: now });
-      await this.mailer.queueConfirmation(em, project, signup, now);
-      return { email: normalized, status: 'sent' };
+      const tokens = issueConfirmationTokens(signup, now);
+      await insertEmailTokens(em, tokens.rows);
+      await this.mailer.queueConfirmation(em, project, signup, tokens);
+      return { email, status: 'sent' };
     });
   }
 
-  private enforceResendInterval(signup: WaitlistSignupEntity, now: Date): void {
-    const last = signup.lastConfirmationSentAt?.getTime();
-    if (last === undefined) return;
-    const waitMs = last + RESEND_INTERVAL_MS - now.getTime();
-    if (waitMs <= 0) return;
-    throw new ApiError('RATE_LIMITED', 'A confirmation email was sent to this address in the last 5 minutes.', {
-      headers: { 'Retry-After': String(Math.ceil(waitMs / 1000)) },
-    });
-  }
-
-  /** One signup, in lock order: referrer row, project counter, then the contact (see the module comment). */
-  private async insertSignup(em: EntityManager, project: ProjectRef, draft: SignupDraft): Promise<SignupResultDto> {
+  /** One signup, in the lock order of the module comment: referrer row, contact, then the counter. */
+  private async insertSignup(
+    em: EntityManager,
+    project: ProjectRef,
+    input: CreateSignupDto,
+    channel: SignupChannel,
+  ): Promise<SignupResultDto> {
     const now = this.clock.now();
-    const referrerId = draft.referrerCode ? await creditReferrer(em, project.id, draft.referrerCode) : null;
-    const position = await takePositions(em, project.id, 1);
-    const signup = newSignupRow(project.id, draft, position, referrerId, now);
-    // The unique indexes decide: a known email fails here (23505) and the transaction rolls back.
-    await em.insert(WaitlistSignupEntity, signup);
-    await this.outbox.record(em, project.id, 'waitlist.signup.created', signupCreatedData(signup));
-    await this.mailer.queueConfirmation(em, project, signup, now);
+    const metadata = input.metadata ?? {};
+    const referrerId = input.referrer_code ? await creditReferrer(em, project.id, normalizeReferralCode(input.referrer_code)) : null;
     await this.contacts.upsertContact(em, project.id, {
-      email: draft.email,
+      email: input.email,
       stage: 'waitlist',
-      details: draft.metadata,
+      details: metadata,
       consents: { waitlist_emails: 'granted' },
     });
-    return {
-      signup_id: signup.id,
-      position,
-      referral_code: signup.referralCode,
-      referral_link: referralLink(this.config.publicBaseUrl, project.slug, signup.referralCode),
-      referrer_credited: referrerId !== null,
-      confirmation_email_sent: true,
-      already_registered: false,
-      project_plan: signupResultPlan(project.plan),
-    };
+    const draft = signupDraft(
+      project.id,
+      { email: input.email, channel, metadata, source: compactSource(input.source), referredBySignupId: referrerId },
+      now,
+    );
+    const tokens = issueConfirmationTokens(draft, now);
+    // The counter row is locked from here to commit: this statement, the event, the email.
+    const signup = placeSignup(draft, await insertAtNextPosition(em, draft, tokens.rows));
+    await this.outbox.record(em, project.id, 'waitlist.signup.created', signupCreatedData(signup));
+    await this.mailer.queueConfirmation(em, project, signup, tokens);
+    return toSignupResultDto(signup, referralLink(this.config.publicBaseUrl, project.slug, signup.referralCode), project.plan);
   }
 }

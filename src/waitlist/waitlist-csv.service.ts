@@ -1,16 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import { newId } from '../common/ids/ids';
 import { ContactsService } from '../contacts/contacts.service';
 import { Database } from '../infra/database/database';
 import { isUniqueViolation } from '../infra/database/postgres-errors';
 import type { ProjectRef } from '../projects/project-ref';
 import { CsvProblem, parseCsv, toCsv } from './csv';
 import { WaitlistSignupEntity } from './entities/waitlist-signup.entity';
-import { generateReferralCode } from './referral';
-import { takePositions } from './signup-store';
+import { placeSignup, signupDraft } from './signup-row';
 import { CsvFormatError, EXPORT_COLUMNS, ImportRow, readHeader, toExportRow, toImportRow } from './waitlist-csv';
+import { UQ_SIGNUP_EMAIL, UQ_SIGNUP_REFERRAL_CODE, takePositions } from './waitlist.queries';
 
 export interface ImportReport {
   imported: number;
@@ -18,11 +17,13 @@ export interface ImportReport {
   invalid: CsvProblem[];
 }
 
-// Small transactions: each holds the project's position counter only briefly, so live signups
-// keep flowing during a large import. Positions stay in file order.
+// Small transactions: each holds the project's position counter only briefly (from taking the
+// positions to commit: one insert), so live signups keep flowing during a large import. Positions
+// stay in file order.
 const IMPORT_BATCH = 500;
 const EXPORT_PAGE = 1_000;
-const BATCH_ATTEMPTS = 3;
+// As for a single signup: a fresh code collides with an existing one once in ~1e12 / N.
+const CODE_COLLISION_ATTEMPTS = 3;
 
 /**
  * Operator CSV import and export (CLI). Imports emit no events and send no emails; they skip
@@ -84,21 +85,20 @@ export class WaitlistCsvService {
   }
 
   private async importBatch(project: ProjectRef, rows: ImportRow[]): Promise<number> {
-    for (let attempt = 1; ; attempt += 1) {
+    for (let attempt = 1, codeCollisions = 0; ; attempt += 1) {
       try {
         return await this.db.transaction((em) => this.insertBatch(em, project, rows));
       } catch (error) {
-        // A referral code collision (or a concurrent insert): the next attempt re-reads and skips.
-        if (isUniqueViolation(error) && attempt < BATCH_ATTEMPTS) continue;
+        // A live signup took one of these emails since the batch read them; the next read skips it.
+        // Each such retry removes an email for good, so they end within the batch size.
+        if (isUniqueViolation(error, UQ_SIGNUP_EMAIL) && attempt <= rows.length) continue;
+        if (isUniqueViolation(error, UQ_SIGNUP_REFERRAL_CODE) && ++codeCollisions < CODE_COLLISION_ATTEMPTS) continue;
         throw error;
       }
     }
   }
 
   private async insertBatch(em: EntityManager, project: ProjectRef, rows: ImportRow[]): Promise<number> {
-    // Lock the counter first: every insert into the list takes it, so the emails read below
-    // cannot change before this transaction commits.
-    await takePositions(em, project.id, 0);
     const existing = await em.find(WaitlistSignupEntity, {
       select: { email: true },
       where: { projectId: project.id, email: In(rows.map((row) => row.email)) },
@@ -106,38 +106,23 @@ export class WaitlistCsvService {
     const known = new Set(existing.map((row) => row.email));
     const fresh = rows.filter((row) => !known.has(row.email));
     if (fresh.length === 0) return 0;
-    const first = await takePositions(em, project.id, fresh.length);
-    const signups = fresh.map((row, index) => this.toEntity(project, row, first + index));
-    await em.insert(WaitlistSignupEntity, signups);
-    for (const row of fresh) {
-      await this.contacts.upsertContact(em, project.id, {
+    // Contacts before the counter: the module's lock order (signups.service.ts).
+    await this.contacts.upsertContactsByEmail(
+      em,
+      project.id,
+      fresh.map((row) => ({
         email: row.email,
         stage: row.status === 'invited' ? 'invited' : 'waitlist',
         details: row.metadata,
         consents: { waitlist_emails: row.status === 'unsubscribed' ? 'withdrawn' : 'granted' },
-      });
-    }
+      })),
+    );
+    // The read above held no lock: an email a live signup took since then fails this insert
+    // (unique index), and the retried batch skips it.
+    const first = await takePositions(em, project.id, fresh.length);
+    const now = this.clock.now();
+    const signups = fresh.map((row, index) => placeSignup(signupDraft(project.id, { ...row, channel: 'import' }, now), first + index));
+    await em.insert(WaitlistSignupEntity, signups);
     return fresh.length;
-  }
-
-  private toEntity(project: ProjectRef, row: ImportRow, position: number): WaitlistSignupEntity {
-    return Object.assign(new WaitlistSignupEntity(), {
-      id: newId('ws'),
-      projectId: project.id,
-      email: row.email,
-      position,
-      referralCode: generateReferralCode(),
-      referredBySignupId: null,
-      referralCount: 0,
-      status: row.status,
-      channel: 'import',
-      confirmedAt: row.confirmedAt,
-      invitedAt: row.invitedAt,
-      unsubscribedAt: row.unsubscribedAt,
-      lastConfirmationSentAt: null,
-      metadata: row.metadata,
-      source: row.source,
-      createdAt: row.createdAt,
-    } satisfies WaitlistSignupEntity);
   }
 }

@@ -1,6 +1,5 @@
-import { isEmail } from 'class-validator';
+import { EMAIL_MAX_LENGTH, emailProblem, normalizeEmail } from '../common/validation/email-field';
 import { flatRecordProblem } from '../common/validation/flat-record';
-import { normalizeEmail } from '../contacts/contacts.service';
 import { CsvProblem, CsvRecord, unguardFormula } from './csv';
 import { SIGNUP_STATUSES, SignupSource, SignupStatus, WaitlistSignupEntity } from './entities/waitlist-signup.entity';
 
@@ -98,7 +97,8 @@ function metadataOf(value: string): Record<string, string | number | boolean> {
 function parseRow(cell: (column: string) => string, now: Date): Omit<ImportRow, 'line'> {
   const email = normalizeEmail(cell('email'));
   if (email.length === 0) throw new RowProblem('email is empty');
-  if (email.length > 254 || !isEmail(email)) throw new RowProblem('email is not a valid email address of at most 254 characters');
+  // The API's rule (`@EmailField`): normalised first, then checked.
+  if (emailProblem(email)) throw new RowProblem(`email is not a valid email address of at most ${EMAIL_MAX_LENGTH} characters`);
   const status = (cell('status') || 'waiting').toLowerCase() as SignupStatus;
   if (!SIGNUP_STATUSES.includes(status)) throw new RowProblem(`status must be one of ${SIGNUP_STATUSES.join(', ')}`);
   const confirmed = BOOLEANS[cell('confirmed').toLowerCase()];

@@ -3,16 +3,11 @@ import { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { MailService } from '../infra/mail/mail.service';
 import type { ProjectRef } from '../projects/project-ref';
-import { EmailTokenPurpose, confirmUrl, issueEmailToken, unsubscribeUrl } from './email-tokens';
-import { WaitlistEmailTokenEntity } from './entities/waitlist-email-token.entity';
+import { ConfirmationTokens, confirmUrl, issueUnsubscribeToken, unsubscribeUrl } from './email-tokens';
 import { WaitlistSignupEntity } from './entities/waitlist-signup.entity';
 import { referralLink } from './referral';
 import { confirmationEmail, inviteEmail } from './waitlist-emails';
-
-interface TokenRequest {
-  signup: WaitlistSignupEntity;
-  purpose: EmailTokenPurpose;
-}
+import { insertEmailTokens } from './waitlist.queries';
 
 export type MailProject = Pick<ProjectRef, 'id' | 'name' | 'slug'>;
 
@@ -35,35 +30,37 @@ export class WaitlistMailer {
     private readonly mail: MailService,
   ) {}
 
-  /** The double opt-in email; the caller records `lastConfirmationSentAt`. */
-  async queueConfirmation(em: EntityManager, project: MailProject, signup: WaitlistSignupEntity, now: Date): Promise<void> {
-    const [confirm, unsubscribe] = await this.issueTokens(
-      em,
-      [
-        { signup, purpose: 'confirm' },
-        { signup, purpose: 'unsubscribe' },
-      ],
-      now,
-    );
+  /**
+   * The double opt-in email. The caller has stored `tokens.rows` (a new signup stores them in the
+   * statement that inserts it) and records `lastConfirmationSentAt`.
+   */
+  async queueConfirmation(
+    em: EntityManager,
+    project: MailProject,
+    signup: WaitlistSignupEntity,
+    tokens: ConfirmationTokens,
+  ): Promise<void> {
+    const base = this.config.publicBaseUrl;
     const email = confirmationEmail({
       projectName: project.name,
       position: signup.position,
-      confirmUrl: confirmUrl(this.config.publicBaseUrl, confirm),
-      unsubscribeUrl: unsubscribeUrl(this.config.publicBaseUrl, unsubscribe),
-      referralLink: referralLink(this.config.publicBaseUrl, project.slug, signup.referralCode),
+      confirmUrl: confirmUrl(base, tokens.confirm),
+      unsubscribeUrl: unsubscribeUrl(base, tokens.unsubscribe),
+      referralLink: referralLink(base, project.slug, signup.referralCode),
     });
-    const headers = oneClickUnsubscribe(unsubscribeUrl(this.config.publicBaseUrl, unsubscribe));
+    const headers = oneClickUnsubscribe(unsubscribeUrl(base, tokens.unsubscribe));
     await this.mail.queueMail(em, { projectId: project.id, kind: 'waitlist.confirmation', to: signup.email, headers, ...email });
   }
 
+  /** One invite email per person, each with its own unsubscribe token (all stored in one statement). */
   async queueInvites(em: EntityManager, project: MailProject, signups: WaitlistSignupEntity[], now: Date): Promise<void> {
-    const tokens = await this.issueTokens(
+    const tokens = signups.map((signup) => issueUnsubscribeToken(signup, now));
+    await insertEmailTokens(
       em,
-      signups.map((signup) => ({ signup, purpose: 'unsubscribe' as const })),
-      now,
+      tokens.map(({ row }) => row),
     );
     for (const [index, signup] of signups.entries()) {
-      const link = unsubscribeUrl(this.config.publicBaseUrl, tokens[index]);
+      const link = unsubscribeUrl(this.config.publicBaseUrl, tokens[index].token);
       const email = inviteEmail({ projectName: project.name, unsubscribeUrl: link });
       await this.mail.queueMail(em, {
         projectId: project.id,
@@ -73,21 +70,5 @@ export class WaitlistMailer {
         ...email,
       });
     }
-  }
-
-  /** One fresh token per request, inserted in one statement; answers the tokens in request order. */
-  private async issueTokens(em: EntityManager, requests: TokenRequest[], now: Date): Promise<string[]> {
-    const issued = requests.map(() => issueEmailToken());
-    await em.insert(
-      WaitlistEmailTokenEntity,
-      requests.map(({ signup, purpose }, index) => ({
-        tokenHash: issued[index].hash,
-        projectId: signup.projectId,
-        signupId: signup.id,
-        purpose,
-        createdAt: now,
-      })),
-    );
-    return issued.map(({ token }) => token);
   }
 }

@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Command, type Values, UsageError, requireString } from '../cli/cli-commands';
+import { type Command, JSON_OPTION as json, UsageError, type Values, requireString } from '../cli/cli-command';
 import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
 import type { ProjectRef } from '../projects/project-ref';
@@ -9,8 +9,6 @@ import { ProjectsService } from '../projects/projects.service';
 import { CsvFormatError } from './waitlist-csv';
 import { WaitlistCsvService } from './waitlist-csv.service';
 
-// Kept as functions: this file and cli-commands.ts import each other, so nothing here may use
-// that module's exports while it loads.
 async function projectOf(context: INestApplicationContext, values: Values): Promise<ProjectRef> {
   const reference = requireString(values, 'project');
   const projects = context.get(ProjectsService);
@@ -36,8 +34,6 @@ function formatError(error: unknown): never {
 function defaultExportFile(project: ProjectRef, now: Date): string {
   return `waitlist-${project.slug}-${now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}Z.csv`;
 }
-
-const json = { type: 'boolean' as const };
 
 export const WAITLIST_COMMANDS: Record<string, Command> = {
   'waitlist:import': {

@@ -19,14 +19,14 @@ import { SignupDto } from './dto/signup.dto';
 import { WaitlistStatsDto } from './dto/waitlist-stats.dto';
 import { InvitesService } from './invites.service';
 import { SignupsService } from './signups.service';
-import { WaitlistQueriesService } from './waitlist-queries.service';
+import { StatsService } from './stats.service';
 
 @ApiTags('Waitlist')
 @Controller('v1/waitlist')
 export class WaitlistController {
   constructor(
     private readonly signups: SignupsService,
-    private readonly queries: WaitlistQueriesService,
+    private readonly stats: StatsService,
     private readonly invites: InvitesService,
   ) {}
 
@@ -53,7 +53,7 @@ export class WaitlistController {
   @ApiEnvelope(SignupDto, { paged: true })
   @ApiErrors('VALIDATION_ERROR')
   listSignups(@CurrentProject() project: ProjectRef, @Query() query: ListSignupsQueryDto): Promise<Paged<SignupDto>> {
-    return this.queries.listSignups(project, query);
+    return this.signups.listSignups(project, query);
   }
 
   @Post('signups/resend-confirmation')
@@ -72,7 +72,7 @@ export class WaitlistController {
   @ApiOperation({ summary: 'Totals, confirmation, invites and referral figures of the waitlist.' })
   @ApiEnvelope(WaitlistStatsDto)
   getWaitlistStats(@CurrentProject() project: ProjectRef): Promise<WaitlistStatsDto> {
-    return this.queries.getStats(project);
+    return this.stats.getStats(project);
   }
 
   @Get('leaderboard')
@@ -80,7 +80,7 @@ export class WaitlistController {
   @ApiOperation({ summary: 'Up to 50 people with the most referrals, earliest signup first on ties; emails masked.' })
   @ApiEnvelope(LeaderboardItemDto, { isArray: true })
   getWaitlistLeaderboard(@CurrentProject() project: ProjectRef): Promise<LeaderboardItemDto[]> {
-    return this.queries.getLeaderboard(project);
+    return this.stats.getLeaderboard(project);
   }
 
   @Post('invites')

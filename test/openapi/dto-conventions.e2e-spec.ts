@@ -22,15 +22,19 @@ describe('DTO conventions', () => {
       for (const dto of file.getClasses()) {
         for (const property of dto.getProperties()) {
           const decorators = decoratorNames(property);
-          const isInput = decorators.some(
-            (name) => name.startsWith('Is') || name === 'Matches' || name === 'Length' || name === 'ValidateNested',
-          );
-          const optionalDoc = decorators.includes('ApiPropertyOptional');
+          // @EmailField documents and validates in one; its `optional: true` stands for both optional decorators.
+          const emailField = property.getDecorator('EmailField');
+          const emailOptional = /\boptional:\s*true\b/.test(emailField?.getArguments()[0]?.getText() ?? '');
+          const isInput =
+            emailField !== undefined ||
+            decorators.some((name) => name.startsWith('Is') || name === 'Matches' || name === 'Length' || name === 'ValidateNested');
+          const optionalDoc = decorators.includes('ApiPropertyOptional') || emailOptional;
+          const documented = decorators.includes('ApiProperty') || optionalDoc || emailField !== undefined;
+          const optionalCheck = decorators.includes('IsOptional') || emailOptional;
           const question = property.hasQuestionToken();
           const where = `${dto.getName()}.${property.getName()} (${file.getBaseName()})`;
-          if (question !== optionalDoc && (decorators.includes('ApiProperty') || optionalDoc))
-            problems.push(`${where}: ? and @ApiPropertyOptional disagree`);
-          if (isInput && question !== decorators.includes('IsOptional')) problems.push(`${where}: ? and @IsOptional disagree`);
+          if (question !== optionalDoc && documented) problems.push(`${where}: ? and @ApiPropertyOptional disagree`);
+          if (isInput && question !== optionalCheck) problems.push(`${where}: ? and @IsOptional disagree`);
         }
       }
     }

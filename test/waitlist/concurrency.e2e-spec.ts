@@ -1,4 +1,6 @@
+import { ContactEntity } from '../../src/contacts/entities/contact.entity';
 import { WaitlistCounterEntity } from '../../src/waitlist/entities/waitlist-counter.entity';
+import { WaitlistCsvService } from '../../src/waitlist/waitlist-csv.service';
 import { SeededProject, TestApp } from '../support/test-app';
 import { eventsOf, mailsTo, signupByEmail, signupRows } from './waitlist-test-helpers';
 
@@ -70,6 +72,46 @@ describe('waitlist under concurrency', () => {
       const stats = await t.api.as(secretKey).get('/v1/waitlist/stats').expect(200);
       expect(stats.body.data).toMatchObject({ total_signups: 41, via_referral_count: 40 });
       expect(stats.body.data.top_referrers).toEqual([{ signup_id: referrer.body.data.signup_id, email: 'hub@x.io', referral_count: 40 }]);
+    });
+  });
+
+  describe('POST /v1/waitlist/signups with a CSV import and invite waves of the same people at once', () => {
+    it('settles every request without a deadlock, one row per email, positions still gap-free', async () => {
+      const { project, secretKey } = await t.seedProject({ plan: 'indie' });
+      const api = t.api.as(secretKey);
+      const hub = await api.post('/v1/waitlist/signups').send({ email: 'hub@x.io' }).expect(201);
+      for (const n of range(10))
+        await api
+          .post('/v1/waitlist/signups')
+          .send({ email: `early${n}@x.io` })
+          .expect(201);
+      // In the file and signing up live with the hub's code; the file lists them in the opposite order.
+      const shared = range(20).map((n) => `both${n}@x.io`);
+      const file = ['email', ...[...shared].reverse(), ...range(10).map((n) => `file${n}@x.io`)].join('\n');
+      const joining = shared.map((email) =>
+        api
+          .post('/v1/waitlist/signups')
+          .send({ email, referrer_code: hub.body.data.referral_code })
+          .then((res) => res),
+      );
+      // The import starts once the first live signup is in, so it meets the others mid-flight.
+      await Promise.race(joining);
+      const [report, ...answers] = await Promise.all([
+        t.get(WaitlistCsvService).importCsv(project, file),
+        ...joining,
+        api.post('/v1/waitlist/invites').send({ count: 5 }),
+        api.post('/v1/waitlist/invites').send({ specific_email: 'hub@x.io' }),
+      ]);
+      const signups = answers.slice(0, shared.length);
+      const live = signups.filter((res) => res.status === 201).length;
+      expect(signups.every((res) => res.status === 201 || (res.status === 409 && res.body.error.code === 'DUPLICATE_SIGNUP'))).toBe(true);
+      expect(answers.slice(shared.length).map((res) => res.status)).toEqual([200, 200]);
+      expect(report).toEqual({ imported: 30 - live, skipped_duplicates: live, invalid: [] });
+      const rows = await signupRows(t, project.id);
+      expect(rows.map((row) => row.position)).toEqual(range(41));
+      expect(new Set(rows.map((row) => row.email)).size).toBe(41);
+      expect((await signupByEmail(t, project.id, 'hub@x.io')).referralCount).toBe(live);
+      expect(await t.db.manager.countBy(ContactEntity, { projectId: project.id })).toBe(41);
     });
   });
 

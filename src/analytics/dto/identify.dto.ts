@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsOptional, MaxLength } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { CharLength } from '../../common/validation/char-length';
+import { EmailField } from '../../common/validation/email-field';
 import { IsFlatRecord } from '../../common/validation/flat-record';
 
 export class IdentifyDto {
@@ -8,9 +9,7 @@ export class IdentifyDto {
   @CharLength(1, 256)
   user_id: string;
 
-  @ApiProperty({ example: 'ada@example.com', maxLength: 254 })
-  @IsEmail()
-  @MaxLength(254)
+  @EmailField()
   email: string;
 
   @ApiPropertyOptional({

@@ -1,5 +1,3 @@
-import { encodeCursor } from './cursor';
-
 /**
  * What a handler returns when the envelope needs more than `data` (see envelope.ts): plain values
  * become `{data, error: null}`, these classes say explicitly what goes into `meta`. (Statuses are
@@ -29,19 +27,4 @@ export class Paged<T> {
     readonly nextCursor: string | null,
     readonly extraMeta: Record<string, unknown> = {},
   ) {}
-}
-
-/**
- * A page from `limit + 1` rows (the extra row only says whether there is more): the first `limit`
- * rows mapped to DTOs, and a cursor at the last of them when another page exists.
- */
-export function toPage<Row, Dto>(
-  rows: Row[],
-  limit: number,
-  toDto: (row: Row) => Dto,
-  position: (row: Row) => Record<string, string | number>,
-): Paged<Dto> {
-  const page = rows.slice(0, limit);
-  const nextCursor = rows.length > limit ? encodeCursor(position(page[page.length - 1])) : null;
-  return new Paged(page.map(toDto), nextCursor);
 }

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
 import { CharLength } from '../../common/validation/char-length';
+import { EmailField } from '../../common/validation/email-field';
 import { CATEGORY_HINTS, type CategoryHint } from '../classifier/classify-feedback';
 import { FEEDBACK_LIMITS } from '../feedback-limits';
 
@@ -31,17 +32,11 @@ export class CreateFeedbackDto {
   @CharLength(1, FEEDBACK_LIMITS.userIdMax)
   user_id?: string | null;
 
-  @ApiPropertyOptional({
-    type: String,
+  @EmailField({
+    optional: true,
     nullable: true,
-    format: 'email',
-    example: 'ada@example.com',
-    maxLength: FEEDBACK_LIMITS.emailMax,
-    description: 'Where to answer. Stored lower-cased; never echoed by this call nor sent in `feedback.created`.',
+    description: 'Where to answer. Stored trimmed and lower-cased; never echoed by this call nor sent in `feedback.created`.',
   })
-  @IsOptional()
-  @IsEmail()
-  @MaxLength(FEEDBACK_LIMITS.emailMax)
   email?: string | null;
 
   @ApiPropertyOptional({

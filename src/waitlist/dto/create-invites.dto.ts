@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsInt, IsOptional, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { EmailField } from '../../common/validation/email-field';
 
 export const MAX_INVITE_WAVE = 500;
 
@@ -17,9 +18,6 @@ export class CreateInvitesDto {
   @Max(MAX_INVITE_WAVE)
   count?: number;
 
-  @ApiPropertyOptional({ example: 'ada@example.com', maxLength: 254, description: 'Invite this one person (case-insensitive).' })
-  @IsOptional()
-  @IsEmail()
-  @MaxLength(254)
+  @EmailField({ optional: true, description: 'Invite this one person (case-insensitive).' })
   specific_email?: string;
 }

@@ -1,6 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsEmail, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { EmailField } from '../../common/validation/email-field';
 import { IsFlatRecord } from '../../common/validation/flat-record';
 import { REFERRAL_CODE_PATTERN } from '../referral';
 
@@ -38,9 +39,7 @@ export class SignupSourceDto {
 }
 
 export class CreateSignupDto {
-  @ApiProperty({ example: 'ada@example.com', maxLength: 254, description: 'Stored lower-cased; one signup per email and project.' })
-  @IsEmail()
-  @MaxLength(254)
+  @EmailField({ description: 'Stored trimmed and lower-cased; one signup per email and project.' })
   email: string;
 
   @ApiPropertyOptional({

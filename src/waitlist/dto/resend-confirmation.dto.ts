@@ -1,10 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, MaxLength } from 'class-validator';
+import { EmailField } from '../../common/validation/email-field';
 
 export class ResendConfirmationDto {
-  @ApiProperty({ example: 'ada@example.com', maxLength: 254, description: 'Case-insensitive.' })
-  @IsEmail()
-  @MaxLength(254)
+  @EmailField({ description: 'Case-insensitive.' })
   email: string;
 }
 

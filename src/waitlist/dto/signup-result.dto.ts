@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { PlanName } from '../../projects/plans';
-import { SIGNUP_RESULT_PLANS } from '../referral';
+import type { WaitlistSignupEntity } from '../entities/waitlist-signup.entity';
+import { SIGNUP_RESULT_PLANS, signupResultPlan } from '../referral';
 
 /** The answer to a signup (spec: Waitlist signup result). */
 export class SignupResultDto {
@@ -34,4 +35,18 @@ export class SignupResultDto {
 
   @ApiProperty({ enum: SIGNUP_RESULT_PLANS, example: 'indie', description: 'The project plan; plans above Builder report `builder`.' })
   project_plan: PlanName;
+}
+
+/** A new signup (a duplicate answers 409 instead, so `already_registered` is false here). */
+export function toSignupResultDto(signup: WaitlistSignupEntity, referralLink: string, plan: PlanName): SignupResultDto {
+  return {
+    signup_id: signup.id,
+    position: signup.position,
+    referral_code: signup.referralCode,
+    referral_link: referralLink,
+    referrer_credited: signup.referredBySignupId !== null,
+    confirmation_email_sent: true,
+    already_registered: false,
+    project_plan: signupResultPlan(plan),
+  };
 }

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { SIGNUP_STATUSES, type SignupStatus } from '../entities/waitlist-signup.entity';
+import { SIGNUP_STATUSES, type SignupStatus, type WaitlistSignupEntity } from '../entities/waitlist-signup.entity';
 
 export class SignupSourceViewDto {
   @ApiProperty({ type: String, nullable: true, example: 'https://news.example.com/launches' })
@@ -74,4 +74,29 @@ export class SignupDto {
 
   @ApiProperty({ format: 'date-time' })
   created_at: string;
+}
+
+export function toSignupDto(row: WaitlistSignupEntity): SignupDto {
+  return {
+    signup_id: row.id,
+    email: row.email,
+    position: row.position,
+    status: row.status,
+    confirmed: row.confirmedAt !== null,
+    confirmed_at: row.confirmedAt?.toISOString() ?? null,
+    invited_at: row.invitedAt?.toISOString() ?? null,
+    unsubscribed_at: row.unsubscribedAt?.toISOString() ?? null,
+    referral_code: row.referralCode,
+    referral_count: row.referralCount,
+    referred_by: row.referredBySignupId,
+    source: {
+      referrer: row.source.referrer ?? null,
+      utm_source: row.source.utm_source ?? null,
+      utm_medium: row.source.utm_medium ?? null,
+      utm_campaign: row.source.utm_campaign ?? null,
+      landing_path: row.source.landing_path ?? null,
+    },
+    metadata: row.metadata,
+    created_at: row.createdAt.toISOString(),
+  };
 }

@@ -1,4 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { referralConversionRate } from '../referral';
+import type { TopReferrerRow, WaitlistTotals } from '../waitlist.queries';
 
 export class TopReferrerDto {
   @ApiProperty({ example: 'ws_01JD3Z4Q9X8V7T6S5R4Q3P2N1M', pattern: '^ws_[0-9A-HJKMNP-TV-Z]{26}$' })
@@ -35,4 +37,19 @@ export class WaitlistStatsDto {
 
   @ApiProperty({ type: [TopReferrerDto], description: 'Up to 10 signups with the most referrals (at least one), ties by earliest signup.' })
   top_referrers: TopReferrerDto[];
+}
+
+export function toTopReferrerDto(row: TopReferrerRow): TopReferrerDto {
+  return { signup_id: row.id, email: row.email, referral_count: row.referralCount };
+}
+
+export function toWaitlistStatsDto(totals: WaitlistTotals): WaitlistStatsDto {
+  return {
+    total_signups: totals.total,
+    confirmed_count: totals.confirmed,
+    invited_count: totals.invited,
+    via_referral_count: totals.referred,
+    referral_conversion_rate: referralConversionRate(totals.referred, totals.total),
+    top_referrers: totals.topReferrers.map(toTopReferrerDto),
+  };
 }

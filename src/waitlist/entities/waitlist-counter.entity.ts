@@ -4,7 +4,8 @@ import { ProjectEntity } from '../../projects/entities/project.entity';
 /**
  * The last position handed out per project. Incremented inside the signup transaction: the row
  * lock serializes the project's signups and a rollback gives the number back, so positions are
- * gap-free. Every insert into waitlist_signups takes this lock first.
+ * gap-free. Every insert into waitlist_signups takes this lock before it inserts, as the last lock
+ * of its transaction (the lock order is in signups.service.ts).
  */
 @Entity({ name: 'waitlist_counters' })
 export class WaitlistCounterEntity {

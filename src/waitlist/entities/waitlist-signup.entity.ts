@@ -1,5 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { ProjectEntity } from '../../projects/entities/project.entity';
+import { UQ_SIGNUP_EMAIL, UQ_SIGNUP_POSITION, UQ_SIGNUP_REFERRAL_CODE } from '../waitlist.queries';
 
 export const SIGNUP_STATUSES = ['waiting', 'invited', 'unsubscribed'] as const;
 export type SignupStatus = (typeof SIGNUP_STATUSES)[number];
@@ -24,9 +25,9 @@ export interface SignupSource {
  * duplicates, positions and referral codes under concurrency.
  */
 @Entity({ name: 'waitlist_signups' })
-@Index('uq_waitlist_signups_project_email', ['projectId', 'email'], { unique: true })
-@Index('uq_waitlist_signups_project_position', ['projectId', 'position'], { unique: true })
-@Index('uq_waitlist_signups_project_referral_code', ['projectId', 'referralCode'], { unique: true })
+@Index(UQ_SIGNUP_EMAIL, ['projectId', 'email'], { unique: true })
+@Index(UQ_SIGNUP_POSITION, ['projectId', 'position'], { unique: true })
+@Index(UQ_SIGNUP_REFERRAL_CODE, ['projectId', 'referralCode'], { unique: true })
 @Index('ix_waitlist_signups_project_status_position', ['projectId', 'status', 'position'])
 @Index('ix_waitlist_signups_project_referral_count', ['projectId', 'referralCount'])
 export class WaitlistSignupEntity {

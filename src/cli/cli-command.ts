@@ -1,0 +1,23 @@
+import type { INestApplicationContext } from '@nestjs/common';
+
+/** A wrong invocation: printed with the usage line, exit code 2. */
+export class UsageError extends Error {}
+
+export type Values = Record<string, string | boolean | undefined>;
+
+/** One operator command. Features define theirs beside their code; cli-commands.ts lists them all. */
+export interface Command {
+  usage: string;
+  options: Record<string, { type: 'string' | 'boolean' }>;
+  positionals?: boolean;
+  run(context: INestApplicationContext, values: Values, positionals: string[]): Promise<Record<string, unknown>>;
+}
+
+/** The `--json` flag every command accepts. */
+export const JSON_OPTION = { type: 'boolean' as const };
+
+export function requireString(values: Values, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.length === 0) throw new UsageError(`--${name} is required`);
+  return value;
+}

@@ -1,0 +1,68 @@
+import { ApiError } from '../errors/api-error';
+import { type CursorKey, cursorValue, decodeCursor, encodeCursor } from './cursor';
+
+const ID_KEY: CursorKey = { field: 'id', prefix: 'fb' };
+const POSITION_KEY: CursorKey = { field: 'position' };
+const FEEDBACK_ID = 'fb_01JD3Z4Q9X8V7T6S5R4Q3P2N1M';
+
+const raw = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
+
+describe('encodeCursor and cursorValue', () => {
+  it('round-trip an id and a position', () => {
+    expect(cursorValue(encodeCursor(ID_KEY, FEEDBACK_ID), ID_KEY)).toBe(FEEDBACK_ID);
+    expect(cursorValue(encodeCursor(POSITION_KEY, 42), POSITION_KEY)).toBe(42);
+  });
+
+  it('keeps the wire format: base64url JSON of the one key field', () => {
+    expect(encodeCursor(POSITION_KEY, 7)).toBe(raw({ position: 7 }));
+    expect(encodeCursor(ID_KEY, FEEDBACK_ID)).toBe(raw({ id: FEEDBACK_ID }));
+  });
+});
+
+describe('cursorValue refuses anything else', () => {
+  it.each([
+    ['a position of 0', raw({ position: 0 })],
+    ['a negative position', raw({ position: -1 })],
+    ['a fractional position', raw({ position: 2.5 })],
+    ['an unsafe integer', raw({ position: 2 ** 53 })],
+    ['an out-of-range number', raw({ position: 1e308 })],
+    ['a position as a string', raw({ position: '3' })],
+    ['a position in an array', raw({ position: [3] })],
+    ['a nested object', raw({ position: { value: 3 } })],
+    ['a null position', raw({ position: null })],
+    ['an extra field', raw({ position: 3, id: FEEDBACK_ID })],
+    ['the wrong field', raw({ id: FEEDBACK_ID })],
+    ['an empty object', raw({})],
+    ['an array', raw([3])],
+    ['null', raw(null)],
+    ['a number', raw(3)],
+    ['not JSON', Buffer.from('{position:3').toString('base64url')],
+    ['a huge string', 'A'.repeat(600)],
+  ])('a position cursor with %s', (_case, cursor) => {
+    expect(cursorValue(cursor, POSITION_KEY)).toBeNull();
+  });
+
+  it.each([
+    ['an id of another prefix', raw({ id: 'ws_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' })],
+    ['an id too short', raw({ id: 'fb_01JD3Z' })],
+    ['an id with lower-case letters', raw({ id: 'fb_01jd3z4q9x8v7t6s5r4q3p2n1m' })],
+    ['an id that is a number', raw({ id: 123 })],
+    ['an id in an array', raw({ id: [FEEDBACK_ID] })],
+    ['an id padded with text', raw({ id: `${FEEDBACK_ID}' OR 1=1` })],
+    ['a long string', raw({ id: 'x'.repeat(300) })],
+    ['a prototype key', '{"__proto__":{"id":1}}'],
+  ])('an id cursor with %s', (_case, cursor) => {
+    expect(cursorValue(cursor, ID_KEY)).toBeNull();
+  });
+});
+
+describe('decodeCursor', () => {
+  it('answers 400 VALIDATION_ERROR on cursor for a bad one', () => {
+    expect(() => decodeCursor('garbage', POSITION_KEY)).toThrow(ApiError);
+    try {
+      decodeCursor('garbage', POSITION_KEY);
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'VALIDATION_ERROR', status: 400, param: 'cursor' });
+    }
+  });
+});
