@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { Database } from '../../src/infra/database/database';
 import { MailMessageEntity } from '../../src/infra/mail/entities/mail-message.entity';
 import { MailService } from '../../src/infra/mail/mail.service';
@@ -137,6 +138,35 @@ describe('job catalog', () => {
       expect(await t.get(QueueService).pendingJobCount()).toBe(0);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('shutdown', () => {
+  it('lets a running job record its result before the database closes', async () => {
+    let sending!: () => void;
+    const inFlight = new Promise<void>((resolve) => (sending = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const smtp = await startSmtpServer({ beforeAccept: () => (sending(), gate) });
+    const t = await TestApp.start({ env: { SMTP_URL: smtp.url } });
+    try {
+      const { project } = await t.seedProject();
+      const id = await queueTestMail(t, project.id, 'last@example.com');
+      await inFlight;
+      const closing = t.app.close();
+      setTimeout(release, 200); // lets the shutdown reach the database, were it to close first
+      await closing;
+      const client = new Client({ connectionString: t.config.databaseUrl ?? undefined });
+      await client.connect();
+      const { rows } = await client.query('SELECT status, attempts, locked_until FROM mail_messages WHERE id = $1', [id]);
+      await client.end();
+      expect(rows).toEqual([{ status: 'sent', attempts: 1, locked_until: null }]);
+      expect(smtp.countTo('last@example.com')).toBe(1);
+    } finally {
+      release();
+      await t.close();
+      await smtp.close();
     }
   });
 });
