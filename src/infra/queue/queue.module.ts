@@ -3,6 +3,7 @@ import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { APP_CONFIG } from '../../config/app-config';
+import { DueRows } from './due-rows';
 import { QUEUE_NAMES } from './job-catalog';
 import { jobProcessorProviders } from './job-processor';
 import { JobRegistry } from './job-registry';
@@ -22,7 +23,7 @@ import { Sweeper } from './sweeper';
     BullModule.forRootAsync({ inject: [APP_CONFIG], useFactory: queueOptionsFor, extraOptions: { manualRegistration: true } }),
     BullModule.registerQueue(...QUEUE_NAMES.map((name) => ({ name }))),
   ],
-  providers: [JobRegistry, QueueService, Sweeper, jobQueuesProvider, ...jobProcessorProviders()],
-  exports: [QueueService, Sweeper],
+  providers: [JobRegistry, QueueService, Sweeper, DueRows, jobQueuesProvider, ...jobProcessorProviders()],
+  exports: [QueueService, Sweeper, DueRows],
 })
 export class QueueModule {}

@@ -69,6 +69,19 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   /**
+   * For a row that is due now: adds its job, or runs at once a delayed job that already holds the
+   * row's job id. That delay was computed when the row was written; a clock that moved since
+   * (backwards, or an adjusted test clock) must not keep a due row waiting.
+   */
+  async enqueueDue<J extends JobName>(job: J, payload: JobPayloads[J], dedupeId: string): Promise<void> {
+    if (this.closing) return;
+    const existing = await this.queueOf(job).getJob(jobIdOf(job, dedupeId));
+    if (!existing) return this.enqueue(job, payload, { dedupeId });
+    // Throws when the job left the delayed state meanwhile, which is what we wanted anyway.
+    if (await existing.isDelayed()) await existing.promote().catch(() => undefined);
+  }
+
+  /**
    * Jobs that are waiting, running, or delayed and already due; tests wait for this to reach 0.
    * "Due" is judged by the wall clock on purpose: BullMQ schedules delays in real time, not on
    * the service's Clock.
