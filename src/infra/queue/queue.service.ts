@@ -33,6 +33,7 @@ const jobIdOf = (job: JobName, dedupeId: string) => `${job}-${dedupeId}`;
 export class QueueService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(QueueService.name);
   private closing = false;
+  private workersStarted = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -51,6 +52,7 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.workers) return;
     this.registrar.register();
+    this.workersStarted = true;
     await Promise.all(this.processors.map((processor) => processor.worker.waitUntilReady()));
     this.logger.log(`Workers started on ${QUEUE_NAMES.join(', ')} (${this.backend})`);
   }
@@ -105,7 +107,7 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
-    if (this.config.workers) await Promise.all(this.processors.map((processor) => processor.worker.close()));
+    if (this.workersStarted) await Promise.all(this.processors.map((processor) => processor.worker.close()));
   }
 
   private queueOf(job: JobName): Queue {
