@@ -1,41 +1,10 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
+import { Client } from 'pg';
 import { Database } from '../../src/infra/database/database';
 import { MailMessageEntity } from '../../src/infra/mail/entities/mail-message.entity';
 import { MailService } from '../../src/infra/mail/mail.service';
 import { QueueService } from '../../src/infra/queue/queue.service';
+import { TestSmtpServer, startSmtpServer } from '../support/smtp-server';
 import { SeededProject, TestApp } from '../support/test-app';
-
-interface ReceivedMail {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-/** A local SMTP server that keeps what it receives. */
-async function startSmtpServer(): Promise<{ port: number; received: ReceivedMail[]; close: () => Promise<void> }> {
-  const received: ReceivedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
-      stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-          raw,
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { port, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
 
 function queueTestMail(t: TestApp, projectId: string, to: string): Promise<string> {
   return t.db.transaction((em) =>
@@ -46,13 +15,13 @@ function queueTestMail(t: TestApp, projectId: string, to: string): Promise<strin
 }
 
 describe('mail over SMTP', () => {
-  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  let smtp: TestSmtpServer;
   let t: TestApp;
   let project: SeededProject;
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    t = await TestApp.start({ env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Launch <launch@example.com>' } });
+    t = await TestApp.start({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'Launch <launch@example.com>' } });
     project = await t.seedProject();
   });
   afterAll(async () => {
@@ -169,6 +138,35 @@ describe('job catalog', () => {
       expect(await t.get(QueueService).pendingJobCount()).toBe(0);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('shutdown', () => {
+  it('lets a running job record its result before the database closes', async () => {
+    let sending!: () => void;
+    const inFlight = new Promise<void>((resolve) => (sending = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const smtp = await startSmtpServer({ beforeAccept: () => (sending(), gate) });
+    const t = await TestApp.start({ env: { SMTP_URL: smtp.url } });
+    try {
+      const { project } = await t.seedProject();
+      const id = await queueTestMail(t, project.id, 'last@example.com');
+      await inFlight;
+      const closing = t.app.close();
+      setTimeout(release, 200); // lets the shutdown reach the database, were it to close first
+      await closing;
+      const client = new Client({ connectionString: t.config.databaseUrl ?? undefined });
+      await client.connect();
+      const { rows } = await client.query('SELECT status, attempts, locked_until FROM mail_messages WHERE id = $1', [id]);
+      await client.end();
+      expect(rows).toEqual([{ status: 'sent', attempts: 1, locked_until: null }]);
+      expect(smtp.countTo('last@example.com')).toBe(1);
+    } finally {
+      release();
+      await t.close();
+      await smtp.close();
     }
   });
 });

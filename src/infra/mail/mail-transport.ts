@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { createTransport } from 'nodemailer';
 import type { AppConfig } from '../../config/app-config';
+import { PermanentFailure } from '../queue/due-rows';
 
 export interface OutgoingMail {
   from: string;
@@ -23,7 +24,14 @@ function smtpTransport(url: string): MailTransport {
   return {
     kind: 'smtp',
     async send(mail) {
-      await transporter.sendMail({ ...mail, html: mail.html ?? undefined });
+      try {
+        await transporter.sendMail({ ...mail, html: mail.html ?? undefined });
+      } catch (error) {
+        // RFC 5321: a 5yz reply is permanent (no such mailbox, sender refused); 4yz and network errors may pass.
+        const code = (error as { responseCode?: number }).responseCode;
+        if (code !== undefined && code >= 500 && code < 600) throw new PermanentFailure((error as Error).message);
+        throw error;
+      }
     },
     close: () => transporter.close(),
   };

@@ -1,12 +1,12 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { newId } from '../../common/ids/ids';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { Database, afterCommit } from '../database/database';
+import { DueRows, defineDueRows } from '../queue/due-rows';
+import { pendingColumns } from '../queue/due-rows.queries';
+import type { DueRowJob } from '../queue/job-catalog';
 import { OnJob } from '../queue/on-job.decorator';
-import { QueueService } from '../queue/queue.service';
-import { Sweeper } from '../queue/sweeper';
 import { MailMessageEntity } from './entities/mail-message.entity';
 import { MailTransport, createMailTransport } from './mail-transport';
 
@@ -21,33 +21,38 @@ export interface MailDraft {
   headers?: Record<string, string>;
 }
 
-// Retry after 1 min, 5 min, 30 min and 2 h, then give up (the row stays, marked failed).
-const RETRY_DELAYS_MS = [60_000, 300_000, 1_800_000, 7_200_000];
-const LEASE_MS = 60_000;
-const SWEEP_BATCH = 500;
+/** The mail outbox as due rows: one send attempt per claim. */
+export const MAIL_OUTBOX = defineDueRows<MailMessageEntity>({
+  name: 'emails',
+  entity: MailMessageEntity,
+  job: 'mail.send',
+  doneStatus: 'sent',
+  // Retry after 1 min, 5 min, 30 min and 2 h, then give up (the row stays, marked failed).
+  retryDelaysMs: [60_000, 300_000, 1_800_000, 7_200_000],
+  // Well above nodemailer's own connection and socket timeouts.
+  leaseMs: 60_000,
+});
 
 /**
  * Emails go through the mail outbox: a row written in the caller's transaction, then a job sends
  * it. So an email exists exactly when the change that caused it commits, and a crash between the
- * two is repaired by the sweeper.
+ * two is repaired by the sweeper. An SMTP 5xx reply fails the email at once; anything else is
+ * retried on MAIL_OUTBOX's schedule.
  */
 @Injectable()
 export class MailService implements OnModuleInit, OnModuleDestroy {
-  private readonly logger = new Logger(MailService.name);
   private readonly transport: MailTransport;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly db: Database,
     private readonly clock: Clock,
-    private readonly queue: QueueService,
-    private readonly sweeper: Sweeper,
+    private readonly dueRows: DueRows,
   ) {
     this.transport = createMailTransport(config);
   }
 
   onModuleInit(): void {
-    this.sweeper.register({ name: 'emails', run: () => this.enqueueDueMail() });
+    this.dueRows.registerSweep(MAIL_OUTBOX);
   }
 
   onModuleDestroy(): void {
@@ -66,85 +71,29 @@ export class MailService implements OnModuleInit, OnModuleDestroy {
       textBody: draft.text,
       htmlBody: draft.html ?? null,
       headers: draft.headers ?? {},
-      status: 'pending',
-      attempts: 0,
-      nextAttemptAt: now,
-      lockedUntil: null,
-      lastError: null,
+      ...pendingColumns(now),
       sentAt: null,
       createdAt: now,
     });
     await em.insert(MailMessageEntity, row);
-    afterCommit(em, () => this.queue.enqueue('mail.send', { mail_id: row.id }, { dedupeId: row.id }));
+    this.dueRows.enqueueAfterCommit(em, MAIL_OUTBOX, row);
     return row.id;
   }
 
   @OnJob('mail.send')
-  async sendMail(payload: { mail_id: string }): Promise<void> {
-    const mail = await this.claim(payload.mail_id);
-    if (!mail) return; // sent already, or another worker holds it
-    try {
-      await this.transport.send({
-        from: this.config.mailFrom,
-        to: mail.recipient,
-        subject: mail.subject,
-        text: mail.textBody,
-        html: mail.htmlBody,
-        headers: { ...mail.headers, 'X-Mail-Id': mail.id },
-      });
-      const status = this.transport.kind === 'smtp' ? 'sent' : 'logged';
-      await this.db.manager.update(
-        MailMessageEntity,
-        { id: mail.id },
-        { status, sentAt: this.clock.now(), lockedUntil: null, lastError: null },
-      );
-    } catch (error) {
-      await this.recordFailure(mail, (error as Error).message);
-    }
+  sendMail({ id }: DueRowJob): Promise<void> {
+    return this.dueRows.process(MAIL_OUTBOX, id, (mail) => this.deliver(mail));
   }
 
-  /** The sweep: pending, due and unleased rows get a job again. */
-  async enqueueDueMail(): Promise<number> {
-    const now = this.clock.now();
-    const due: { id: string }[] = await this.db.manager
-      .createQueryBuilder(MailMessageEntity, 'mail')
-      .select('mail.id', 'id')
-      .where("mail.status = 'pending'")
-      .andWhere('mail.next_attempt_at <= :now', { now })
-      .andWhere('(mail.locked_until IS NULL OR mail.locked_until < :now)', { now })
-      .orderBy('mail.next_attempt_at', 'ASC')
-      .limit(SWEEP_BATCH)
-      .getRawMany();
-    for (const { id } of due) await this.queue.enqueue('mail.send', { mail_id: id }, { dedupeId: id });
-    return due.length;
-  }
-
-  /** Takes a lease on a due row; concurrent jobs for one row get null. */
-  private async claim(mailId: string): Promise<MailMessageEntity | null> {
-    const now = this.clock.now();
-    const result = await this.db.manager
-      .createQueryBuilder()
-      .update(MailMessageEntity)
-      .set({ lockedUntil: new Date(now.getTime() + LEASE_MS), attempts: () => 'attempts + 1' })
-      .where('id = :mailId', { mailId })
-      .andWhere("status = 'pending'")
-      .andWhere('next_attempt_at <= :now', { now })
-      .andWhere('(locked_until IS NULL OR locked_until < :now)', { now })
-      .execute();
-    if (!result.affected) return null;
-    return this.db.manager.findOneBy(MailMessageEntity, { id: mailId });
-  }
-
-  private async recordFailure(mail: MailMessageEntity, reason: string): Promise<void> {
-    const delay = RETRY_DELAYS_MS[mail.attempts - 1];
-    const now = this.clock.now();
-    this.logger.warn(`Email ${mail.id} attempt ${mail.attempts} failed: ${reason}`);
-    await this.db.manager.update(
-      MailMessageEntity,
-      { id: mail.id },
-      delay === undefined
-        ? { status: 'failed', lockedUntil: null, lastError: reason }
-        : { nextAttemptAt: new Date(now.getTime() + delay), lockedUntil: null, lastError: reason },
-    );
+  private async deliver(mail: MailMessageEntity): Promise<Partial<MailMessageEntity>> {
+    await this.transport.send({
+      from: this.config.mailFrom,
+      to: mail.recipient,
+      subject: mail.subject,
+      text: mail.textBody,
+      html: mail.htmlBody,
+      headers: { ...mail.headers, 'X-Mail-Id': mail.id },
+    });
+    return { status: this.transport.kind === 'smtp' ? 'sent' : 'logged', sentAt: this.clock.now() };
   }
 }

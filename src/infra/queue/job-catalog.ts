@@ -2,7 +2,7 @@
  * Every background job, in one table: its queue and how often BullMQ retries it after a crash.
  * Payloads carry ids only; the handler reloads the row, so a retry sees fresh state. Retry
  * schedules the spec fixes (emails, webhook deliveries) live in the rows themselves
- * (`next_attempt_at`), not in BullMQ attempts.
+ * (`next_attempt_at`, see due-rows.ts), not in BullMQ attempts.
  *
  * Each job has exactly one `@OnJob(name)` handler, or the application refuses to start.
  */
@@ -17,9 +17,14 @@ export interface JobDefinition {
 
 export type JobName = keyof typeof JOBS;
 
+/** The payload of a job that works on one due row: its id, nothing else. */
+export interface DueRowJob {
+  id: string;
+}
+
 /** The payload of each job: ids only. */
 export interface JobPayloads {
-  'mail.send': { mail_id: string };
+  'mail.send': DueRowJob;
 }
 
 export const QUEUE_NAMES = [...new Set(Object.values(JOBS).map((job) => job.queue))];

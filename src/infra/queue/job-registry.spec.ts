@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { Test } from '@nestjs/testing';
+import { Test, TestingModule } from '@nestjs/testing';
 import { JobRegistry } from './job-registry';
 import { OnJob } from './on-job.decorator';
 
@@ -20,25 +20,25 @@ class SecondSender {
   async sendAgain(): Promise<void> {}
 }
 
-async function registryWith(...providers: (typeof FirstSender | typeof SecondSender)[]): Promise<JobRegistry> {
+async function moduleWith(...providers: (typeof FirstSender | typeof SecondSender)[]): Promise<TestingModule> {
   const moduleRef = await Test.createTestingModule({ imports: [DiscoveryModule], providers: [JobRegistry, ...providers] }).compile();
   await moduleRef.init();
-  return moduleRef.get(JobRegistry);
+  return moduleRef;
 }
 
 describe('JobRegistry', () => {
   it('binds each job of the catalog to its one handler', async () => {
-    const registry = await registryWith(FirstSender);
-    const handler = registry.handlerFor('mail.send');
-    await handler?.({ mail_id: 'mail_1' });
-    expect(handler).toBeDefined();
+    const moduleRef = await moduleWith(FirstSender);
+    await moduleRef.get(JobRegistry).handlerFor('mail.send')?.({ id: 'mail_1' });
+    await moduleRef.get(JobRegistry).handlerFor('mail.send')?.({ id: 'mail_2' });
+    expect(moduleRef.get(FirstSender).sent).toEqual([{ id: 'mail_1' }, { id: 'mail_2' }]);
   });
 
   it('refuses to start when a job has two handlers', async () => {
-    await expect(registryWith(FirstSender, SecondSender)).rejects.toThrow(/job "mail\.send" has 2 handlers/);
+    await expect(moduleWith(FirstSender, SecondSender)).rejects.toThrow(/job "mail\.send" has 2 handlers/);
   });
 
   it('refuses to start when a job has no handler', async () => {
-    await expect(registryWith()).rejects.toThrow(/job "mail\.send" has 0 handlers/);
+    await expect(moduleWith()).rejects.toThrow(/job "mail\.send" has 0 handlers/);
   });
 });

@@ -1,14 +1,29 @@
+import { BullModule } from '@nestjs/bullmq';
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
+import { APP_CONFIG } from '../../config/app-config';
+import { DueRows } from './due-rows';
+import { QUEUE_NAMES } from './job-catalog';
+import { jobProcessorProviders } from './job-processor';
 import { JobRegistry } from './job-registry';
-import { QueueService } from './queue.service';
+import { queueOptionsFor } from './queue-backend';
+import { QueueService, jobQueuesProvider } from './queue.service';
 import { Sweeper } from './sweeper';
 
+/**
+ * Queues through @nestjs/bullmq. Registration of the workers is manual: QueueService starts them
+ * only where WORKERS is on, after the job catalog check.
+ */
 @Global()
 @Module({
-  imports: [DiscoveryModule, ScheduleModule.forRoot()],
-  providers: [JobRegistry, QueueService, Sweeper],
-  exports: [QueueService, Sweeper],
+  imports: [
+    DiscoveryModule,
+    ScheduleModule.forRoot(),
+    BullModule.forRootAsync({ inject: [APP_CONFIG], useFactory: queueOptionsFor, extraOptions: { manualRegistration: true } }),
+    BullModule.registerQueue(...QUEUE_NAMES.map((name) => ({ name }))),
+  ],
+  providers: [JobRegistry, QueueService, Sweeper, DueRows, jobQueuesProvider, ...jobProcessorProviders()],
+  exports: [QueueService, Sweeper, DueRows],
 })
 export class QueueModule {}

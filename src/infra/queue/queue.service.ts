@@ -1,9 +1,10 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { UnrecoverableError } from 'bullmq';
+import { BullRegistrar, WorkerHost, getQueueToken } from '@nestjs/bullmq';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, Provider } from '@nestjs/common';
+import { PostgresQueueBackend, Queue } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { JOBS, JobName, JobPayloads, QUEUE_NAMES } from './job-catalog';
-import { JobRegistry } from './job-registry';
-import { QueueFactory, QueueLike, WorkerLike, createQueueFactory } from './queue-connections';
+import { JOB_PROCESSORS } from './job-processor';
+import type { QueueBackend } from './queue-backend';
 
 export interface EnqueueOptions {
   /** Dedupe key: the row id. A job with this id that is still waiting is not added twice. */
@@ -12,7 +13,16 @@ export interface EnqueueOptions {
   delayMs?: number;
 }
 
-const WORKER_CONCURRENCY = 8;
+/** Every queue of the catalog by name, as @nestjs/bullmq registered them. */
+export const JOB_QUEUES = Symbol('JOB_QUEUES');
+
+export const jobQueuesProvider: Provider = {
+  provide: JOB_QUEUES,
+  inject: QUEUE_NAMES.map((name) => getQueueToken(name)),
+  useFactory: (...queues: Queue[]) => new Map(queues.map((queue) => [queue.name, queue])),
+};
+
+const jobIdOf = (job: JobName, dedupeId: string) => `${job}-${dedupeId}`;
 
 /**
  * Producers for every queue in every process; workers only where WORKERS is on (the API server by
@@ -20,43 +30,38 @@ const WORKER_CONCURRENCY = 8;
  * the sweeper re-enqueues due rows that no job holds.
  */
 @Injectable()
-export class QueueService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class QueueService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(QueueService.name);
-  private readonly factory: QueueFactory;
-  private readonly queues = new Map<string, QueueLike>();
-  private readonly workers: WorkerLike[] = [];
   private closing = false;
+  private workersStarted = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly registry: JobRegistry,
-  ) {
-    this.factory = createQueueFactory(config);
-    for (const name of QUEUE_NAMES) this.queues.set(name, this.factory.createQueue(name));
+    @Inject(JOB_QUEUES) private readonly queues: Map<string, Queue>,
+    @Inject(JOB_PROCESSORS) private readonly processors: WorkerHost[],
+    private readonly registrar: BullRegistrar,
+  ) {}
+
+  /** What the queues really run on (the backend is a process-wide BullMQ default, see queue-backend.ts). */
+  get backend(): QueueBackend {
+    const [queue] = this.queues.values();
+    return queue.backend instanceof PostgresQueueBackend ? 'postgres' : 'redis';
   }
 
-  get backend(): 'redis' | 'postgres' {
-    return this.factory.backend;
-  }
-
+  /** After JobRegistry has checked the catalog (onModuleInit), so no worker runs without its handlers. */
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.workers) return;
-    for (const name of QUEUE_NAMES) {
-      const worker = this.factory.createWorker(name, (job) => this.process(job), WORKER_CONCURRENCY);
-      worker.on('failed', (job, error) => this.logger.warn(`job ${job?.name} ${job?.id} failed: ${error.message}`));
-      worker.on('error', (error) => this.logger.error(`queue ${name} worker error: ${error.message}`));
-      this.workers.push(worker);
-    }
-    await Promise.all(this.workers.map((worker) => worker.waitUntilReady()));
-    this.logger.log(`Workers started on ${QUEUE_NAMES.join(', ')} (${this.factory.backend})`);
+    this.registrar.register();
+    this.workersStarted = true;
+    await Promise.all(this.processors.map((processor) => processor.worker.waitUntilReady()));
+    this.logger.log(`Workers started on ${QUEUE_NAMES.join(', ')} (${this.backend})`);
   }
 
   async enqueue<J extends JobName>(job: J, payload: JobPayloads[J], options: EnqueueOptions): Promise<void> {
     // While closing, the row stays due and the next sweeper (here or in another process) wakes it.
     if (this.closing) return;
-    const queue = this.queueOf(job);
-    await queue.add(job, payload, {
-      jobId: `${job}-${options.dedupeId}`,
+    await this.queueOf(job).add(job, payload, {
+      jobId: jobIdOf(job, options.dedupeId),
       delay: Math.max(0, options.delayMs ?? 0),
       attempts: JOBS[job].attempts,
       backoff: { type: 'exponential', delay: 1_000 },
@@ -65,7 +70,24 @@ export class QueueService implements OnApplicationBootstrap, OnApplicationShutdo
     });
   }
 
-  /** Jobs that are waiting, running, or delayed and already due; tests wait for this to reach 0. */
+  /**
+   * For a row that is due now: adds its job, or runs at once a delayed job that already holds the
+   * row's job id. That delay was computed when the row was written; a clock that moved since
+   * (backwards, or an adjusted test clock) must not keep a due row waiting.
+   */
+  async enqueueDue<J extends JobName>(job: J, payload: JobPayloads[J], dedupeId: string): Promise<void> {
+    if (this.closing) return;
+    const existing = await this.queueOf(job).getJob(jobIdOf(job, dedupeId));
+    if (!existing) return this.enqueue(job, payload, { dedupeId });
+    // Throws when the job left the delayed state meanwhile, which is what we wanted anyway.
+    if (await existing.isDelayed()) await existing.promote().catch(() => undefined);
+  }
+
+  /**
+   * Jobs that are waiting, running, or delayed and already due; tests wait for this to reach 0.
+   * "Due" is judged by the wall clock on purpose: BullMQ schedules delays in real time, not on
+   * the service's Clock.
+   */
   async pendingJobCount(): Promise<number> {
     let pending = 0;
     const now = Date.now();
@@ -78,22 +100,19 @@ export class QueueService implements OnApplicationBootstrap, OnApplicationShutdo
     return pending;
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * From here on nothing is added (the rows stay due for the next sweeper), and running jobs finish
+   * now, while the database is surely open: @nestjs/bullmq would close the workers in
+   * onApplicationShutdown, whose order against DatabaseModule's depends on the order of imports.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
-    await Promise.all(this.workers.map((worker) => worker.close()));
-    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
-    await this.factory.close();
+    if (this.workersStarted) await Promise.all(this.processors.map((processor) => processor.worker.close()));
   }
 
-  private queueOf(job: JobName): QueueLike {
+  private queueOf(job: JobName): Queue {
     const queue = this.queues.get(JOBS[job].queue);
     if (!queue) throw new Error(`No queue for job ${job}`);
     return queue;
-  }
-
-  private async process(job: { name: string; data: unknown; id?: string }): Promise<void> {
-    const handler = this.registry.handlerFor(job.name);
-    if (!handler) throw new UnrecoverableError(`No handler for job ${job.name}`);
-    await handler(job.data);
   }
 }
