@@ -5,16 +5,25 @@
  */
 require('reflect-metadata');
 const nest = require('@nestjs/common');
-const { Controller, Get, HttpException, Module } = nest;
 const { NestFactory } = require('@nestjs/core');
 const { BaselineWork } = require('./baseline-work');
+const { workOptionsFromEnv } = require('./baseline-options');
 
-const work = new BaselineWork({ databaseUrl: process.env.DATABASE_URL, poolSize: Number(process.env.BENCH_POOL_SIZE ?? 10) });
+const { Controller, Get, HttpException, Module, Post } = nest;
+const work = new BaselineWork(workOptionsFromEnv());
 const baseUrl = process.env.PUBLIC_BASE_URL ?? 'http://localhost';
 
+function refuse(status, code) {
+  throw new HttpException({ data: null, error: { code } }, status);
+}
+
 async function projectOf(authorization, needsSecret) {
-  const project = await work.authenticate(authorization, needsSecret);
-  if (!project) throw new HttpException({ data: null, error: { code: 'INVALID_API_KEY' } }, 401);
+  return (await work.authenticate(authorization, needsSecret)) ?? refuse(401, 'INVALID_API_KEY');
+}
+
+async function browserProjectOf(authorization, ip) {
+  const project = await projectOf(authorization, false);
+  if (!(await work.limitBrowser(ip))) refuse(429, 'RATE_LIMITED');
   return project;
 }
 
@@ -25,6 +34,16 @@ class BenchController {
 
   async waitlistStats(authorization) {
     return { data: await work.waitlistStats(await projectOf(authorization, true)), error: null };
+  }
+
+  async createSignup(authorization, ip, body) {
+    const project = await browserProjectOf(authorization, ip);
+    return { data: await work.createSignup(project, body, 'widget', baseUrl), error: null };
+  }
+
+  async createFeedback(authorization, ip, body) {
+    const project = await browserProjectOf(authorization, ip);
+    return { data: await work.createFeedback(project, body), error: null };
   }
 }
 
@@ -37,6 +56,8 @@ function route(decorator, method, params = []) {
 }
 route(Get('setup-check'), 'setupCheck', [nest.Headers('authorization')]);
 route(Get('waitlist/stats'), 'waitlistStats', [nest.Headers('authorization')]);
+route(Post('waitlist/signups'), 'createSignup', [nest.Headers('authorization'), nest.Ip(), nest.Body()]);
+route(Post('feedback'), 'createFeedback', [nest.Headers('authorization'), nest.Ip(), nest.Body()]);
 Controller('v1')(BenchController);
 
 class BenchModule {}
@@ -44,13 +65,11 @@ Module({ controllers: [BenchController] })(BenchModule);
 
 async function main() {
   const app = await NestFactory.create(BenchModule, { logger: ['error'] });
-  app.enableShutdownHooks();
   await app.listen(Number(process.env.PORT), '127.0.0.1');
-  process.send?.('ready');
+  process.once('SIGTERM', () => app.close().then(() => work.close()).then(() => process.exit(0)));
 }
 
 main().catch((error) => {
   console.error(error);
   process.exit(1);
 });
-

@@ -4,8 +4,9 @@
  */
 const { createServer } = require('node:http');
 const { BaselineWork } = require('./baseline-work');
+const { workOptionsFromEnv } = require('./baseline-options');
 
-const work = new BaselineWork({ databaseUrl: process.env.DATABASE_URL, poolSize: Number(process.env.BENCH_POOL_SIZE ?? 10) });
+const work = new BaselineWork(workOptionsFromEnv());
 const baseUrl = process.env.PUBLIC_BASE_URL ?? 'http://localhost';
 
 function send(res, status, body) {
@@ -20,24 +21,49 @@ async function readJson(req) {
   return chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
 }
 
+class Refusal extends Error {
+  constructor(status, code) {
+    super(code);
+    this.status = status;
+  }
+}
+
+async function projectOf(req, needsSecret) {
+  const project = await work.authenticate(req.headers.authorization, needsSecret);
+  if (!project) throw new Refusal(401, 'INVALID_API_KEY');
+  return project;
+}
+
+async function browserProjectOf(req) {
+  const project = await projectOf(req, false);
+  if (!(await work.limitBrowser(req.socket.remoteAddress))) throw new Refusal(429, 'RATE_LIMITED');
+  return project;
+}
+
 const ROUTES = {
-  'GET /v1/setup-check': async (req) => {
-    const project = await work.authenticate(req.headers.authorization, true);
-    return project ? [200, work.setupCheck(project, baseUrl)] : [401, null];
+  'GET /v1/setup-check': async (req) => [200, work.setupCheck(await projectOf(req, true), baseUrl)],
+  'GET /v1/waitlist/stats': async (req) => [200, await work.waitlistStats(await projectOf(req, true))],
+  'POST /v1/waitlist/signups': async (req) => {
+    const project = await browserProjectOf(req);
+    return [201, await work.createSignup(project, await readJson(req), 'widget', baseUrl)];
   },
-  'GET /v1/waitlist/stats': async (req) => {
-    const project = await work.authenticate(req.headers.authorization, true);
-    return project ? [200, await work.waitlistStats(project)] : [401, null];
+  'POST /v1/feedback': async (req) => {
+    const project = await browserProjectOf(req);
+    return [201, await work.createFeedback(project, await readJson(req))];
   },
 };
 
 const server = createServer((req, res) => {
   const handler = ROUTES[`${req.method} ${req.url.split('?')[0]}`];
   if (!handler) return send(res, 404, { data: null, error: { code: 'NOT_FOUND' } });
-  handler(req, res, readJson)
-    .then(([status, data]) => send(res, status, status < 300 ? { data, error: null } : { data: null, error: { code: 'INVALID_API_KEY' } }))
-    .catch((error) => send(res, 500, { data: null, error: { code: 'INTERNAL_ERROR', message: String(error) } }));
+  handler(req)
+    .then(([status, data]) => send(res, status, { data, error: null }))
+    .catch((error) =>
+      error instanceof Refusal
+        ? send(res, error.status, { data: null, error: { code: error.message } })
+        : send(res, 500, { data: null, error: { code: 'INTERNAL_ERROR', message: String(error) } }),
+    );
 });
 
-server.listen(Number(process.env.PORT), '127.0.0.1', () => process.send?.('ready'));
+server.listen(Number(process.env.PORT), '127.0.0.1');
 process.on('SIGTERM', () => server.close(() => work.close().then(() => process.exit(0))));

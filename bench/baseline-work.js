@@ -3,22 +3,99 @@
  * node:http): the same SQL statements in the same order as the service, through plain `pg`, and the
  * same pure functions from dist/ (ids, classifier, email bodies). So a baseline differs from the
  * service only in what the service adds around that work: the framework pipeline, the ORM, auth,
- * validation, logging. Keep it in step with the service when a route's SQL changes
- * (`BENCH_LOG_SQL=1 npm run bench` prints what each route sent).
+ * validation, logging. The SQL is the service's own: its query helpers run here on a plain pg client.
+ * Keep the order of calls in step with the services when a route changes.
  */
 const { createHash } = require('node:crypto');
+const { Queue } = require('bullmq');
+const { ThrottlerStorageRedisService } = require('@nest-lab/throttler-storage-redis');
+const Redis = require('ioredis');
 const { Pool } = require('pg');
 
 const dist = (path) => require(`../dist/${path}`);
 
+// The service's own SQL helpers and pure functions, loaded once.
+const { waitlistTotals, insertAtNextPosition, creditReferrer } = dist('waitlist/waitlist.queries');
+const { toWaitlistStatsDto } = dist('waitlist/dto/waitlist-stats.dto');
+const { signupDraft, placeSignup, compactSource } = dist('waitlist/signup-row');
+const { issueConfirmationTokens, confirmUrl, unsubscribeUrl } = dist('waitlist/email-tokens');
+const { signupCreatedData } = dist('waitlist/signup-event');
+const { confirmationEmail } = dist('waitlist/waitlist-emails');
+const { oneClickUnsubscribe } = dist('waitlist/waitlist-mailer');
+const { referralLink, normalizeReferralCode } = dist('waitlist/referral');
+const { toSignupResultDto } = dist('waitlist/dto/signup-result.dto');
+const { classifyFeedback } = dist('feedback/classifier/classify-feedback');
+const { insertFeedback } = dist('feedback/feedback.queries');
+const { feedbackCreatedData } = dist('feedback/feedback-event');
+const { toFeedbackDto } = dist('feedback/dto/feedback.dto');
+const { newId } = dist('common/ids/ids');
+const { insertMail } = dist('infra/mail/mail.queries');
+const { pendingColumns } = dist('infra/queue/due-rows.queries');
+
+const { PLANS, FEATURES, planAllows, planLimit } = dist('projects/plans');
+const { ContactsService } = dist('contacts/contacts.service');
+const { OutboxService } = dist('events/outbox.service');
+
 const KEY_CACHE_TTL_MS = 5_000;
+const clock = { now: () => new Date() };
+
+/** What TypeORM's `em.query` answers on PostgreSQL, so the service's SQL helpers run unchanged on a plain client. */
+function queryShim(client) {
+  return {
+    async query(sql, parameters) {
+      const result = await client.query(sql, parameters);
+      return result.command === 'UPDATE' || result.command === 'DELETE' ? [result.rows, result.rowCount] : result.rows;
+    },
+  };
+}
 
 class BaselineWork {
-  constructor({ databaseUrl, poolSize }) {
+  constructor({ databaseUrl, poolSize, redisUrl, queuePrefix, browserLimit }) {
     this.pool = new Pool({ connectionString: databaseUrl, max: poolSize });
     this.keys = new Map();
-    const plans = dist('projects/plans');
-    this.plans = plans;
+    this.redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    // The same counters and job options as the service: browser limit in Redis, mail jobs in BullMQ.
+    this.limits = new ThrottlerStorageRedisService(this.redis);
+    this.browserLimit = browserLimit;
+    this.queuePrefix = queuePrefix;
+    this.mailQueue = new Queue('mail', { connection: this.redis, prefix: queuePrefix });
+    this.contacts = new ContactsService(null, clock);
+    this.outbox = new OutboxService(clock);
+  }
+
+  /** The per-IP browser limit, counted as the service counts it. */
+  async limitBrowser(ip) {
+    const record = await this.limits.increment(`${this.queuePrefix}:rl:browser:${ip}`, 60_000, this.browserLimit, 60_000, 'browser');
+    return record.totalHits <= this.browserLimit;
+  }
+
+  /** One transaction on one pooled connection; `after` runs once it committed. */
+  async transaction(work) {
+    const client = await this.pool.connect();
+    const after = [];
+    try {
+      await client.query('START TRANSACTION');
+      const result = await work(queryShim(client), (hook) => after.push(hook));
+      await client.query('COMMIT');
+      client.release();
+      for (const hook of after) await hook();
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+      throw error;
+    }
+  }
+
+  enqueueMail(id) {
+    return this.mailQueue.add('mail.send', { id }, {
+      jobId: `mail.send-${id}`,
+      delay: 0,
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 1_000 },
+      removeOnComplete: true,
+      removeOnFail: true,
+    });
   }
 
   /** API key → project, cached like the service's key cache (5 s). */
@@ -42,7 +119,6 @@ class BaselineWork {
   }
 
   setupCheck(project, publicBaseUrl) {
-    const { PLANS, FEATURES, planAllows, planLimit } = this.plans;
     const plan = project.plan;
     return {
       project_id: project.id,
@@ -67,34 +143,89 @@ class BaselineWork {
     };
   }
 
+  /** GET /v1/waitlist/stats: StatsService.getStats's one statement. */
   async waitlistStats(project) {
-    const totals = (
-      await this.pool.query(
-        `SELECT COUNT(*) AS total, COUNT(confirmed_at) AS confirmed, COUNT(invited_at) AS invited,
-                COUNT(referred_by_signup_id) AS referred
-           FROM waitlist_signups WHERE project_id = $1`,
-        [project.id],
-      )
-    ).rows[0];
-    const top = await this.pool.query(
-      `SELECT id, email, referral_count FROM waitlist_signups
-        WHERE project_id = $1 AND referral_count > 0 ORDER BY referral_count DESC, position ASC LIMIT 10`,
-      [project.id],
-    );
-    const total = Number(totals.total);
-    const referred = Number(totals.referred);
-    return {
-      total_signups: total,
-      confirmed_count: Number(totals.confirmed),
-      invited_count: Number(totals.invited),
-      via_referral_count: referred,
-      referral_conversion_rate: total === 0 ? 0 : Math.round((referred / total) * 10_000) / 10_000,
-      top_referrers: top.rows.map((row) => ({ signup_id: row.id, email: row.email, referral_count: row.referral_count })),
+    return toWaitlistStatsDto(await waitlistTotals(queryShim(this.pool), project.id, 10));
+  }
+
+  /** POST /v1/waitlist/signups: the statements of SignupsService.insertSignup, in its order. */
+  async createSignup(project, input, channel, publicBaseUrl) {
+    const email = input.email.trim().toLowerCase();
+    return this.transaction(async (em, afterCommit) => {
+      const now = clock.now();
+      const metadata = input.metadata ?? {};
+      const referrerId = input.referrer_code ? await creditReferrer(em, project.id, normalizeReferralCode(input.referrer_code)) : null;
+      await this.contacts.upsertContact(em, project.id, { email, stage: 'waitlist', details: metadata, consents: { waitlist_emails: 'granted' } });
+      const draft = signupDraft(project.id, { email, channel, metadata, source: compactSource(input.source), referredBySignupId: referrerId }, now);
+      const tokens = issueConfirmationTokens(draft, now);
+      const signup = placeSignup(draft, await insertAtNextPosition(em, draft, tokens.rows));
+      await this.outbox.record(em, project.id, 'waitlist.signup.created', signupCreatedData(signup));
+      const link = referralLink(publicBaseUrl, project.slug, signup.referralCode);
+      const unsubscribe = unsubscribeUrl(publicBaseUrl, tokens.unsubscribe);
+      const rendered = confirmationEmail({
+        projectName: project.name,
+        position: signup.position,
+        confirmUrl: confirmUrl(publicBaseUrl, tokens.confirm),
+        unsubscribeUrl: unsubscribe,
+        referralLink: link,
+      });
+      const mailId = await this.insertMail(em, { projectId: project.id, kind: 'waitlist.confirmation', to: email, headers: oneClickUnsubscribe(unsubscribe), ...rendered });
+      afterCommit(() => this.enqueueMail(mailId));
+      return toSignupResultDto(signup, link, project.plan);
+    });
+  }
+
+  /** POST /v1/feedback from a browser: the statements of FeedbackService.createFeedback, in its order. */
+  async createFeedback(project, input) {
+    const verdict = classifyFeedback({ text: input.feedback_text, categoryHint: input.category_hint, rating: input.rating });
+    return this.transaction(async (em) => {
+      const row = {
+        id: newId('fb'),
+        projectId: project.id,
+        feedbackText: input.feedback_text.trim(),
+        classification: verdict.classification,
+        confidence: verdict.confidence,
+        summary: verdict.summary,
+        userId: input.user_id ?? null,
+        email: input.email ? input.email.trim().toLowerCase() : null,
+        pageUrl: input.page_url ?? null,
+        rating: input.rating ?? null,
+        categoryHint: input.category_hint ?? null,
+        changelogEntryId: null,
+        createdAt: clock.now(),
+      };
+      await insertFeedback(em, row);
+      if (row.email) await this.contacts.upsertContact(em, project.id, { email: row.email, stage: 'lead' });
+      if (row.userId) await this.contacts.upsertContact(em, project.id, { userId: row.userId, stage: 'lead' });
+      await this.outbox.record(em, project.id, 'feedback.created', feedbackCreatedData(row));
+      return toFeedbackDto(row);
+    });
+  }
+
+  /** The outbox row MailService.queueMail writes. */
+  async insertMail(em, draft) {
+    const now = clock.now();
+    const row = {
+      id: newId('mail'),
+      projectId: draft.projectId,
+      kind: draft.kind,
+      recipient: draft.to,
+      subject: draft.subject,
+      textBody: draft.text,
+      htmlBody: draft.html ?? null,
+      headers: draft.headers ?? {},
+      ...pendingColumns(now),
+      sentAt: null,
+      createdAt: now,
     };
+    await insertMail(em, row);
+    return row.id;
   }
 
   async close() {
+    await this.mailQueue.close();
     await this.pool.end();
+    this.redis.disconnect();
   }
 }
 

@@ -8,7 +8,7 @@
  * Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3), BENCH_ROUTES (all, or
  * a comma list of route names), DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres: a
  * database of its own is created and dropped there), REDIS_URL (redis://127.0.0.1:6379),
- * BENCH_JSON (a path: write the results there too), BENCH_LOG_SQL=1 (print each route's SQL).
+ * BENCH_JSON (a path: write the results there too), BENCH_CPU_PROFILE (a folder: the service's CPU profile).
  */
 const autocannon = require('autocannon');
 const { fork, spawn, execFileSync } = require('node:child_process');
@@ -65,16 +65,30 @@ async function waitForHealth(port, child) {
   throw new Error(`target on port ${port} did not start`);
 }
 
+/** BENCH_CPU_PROFILE=<dir>: each target writes a V8 CPU profile to <dir>/<target> when it stops (open it in Chrome DevTools). */
+function profileFlags(target) {
+  const dir = process.env.BENCH_CPU_PROFILE;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, target.replace(' ', '-'))}`] : [];
+}
+
 function startTargets(env) {
   const dist = join(__dirname, '..', 'dist');
   const quiet = { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] };
   return {
-    service: spawn(process.execPath, [join(dist, 'main.js')], {
-      env: { ...env, PORT: String(PORTS.service), WORKERS: 'off', BROWSER_RATE_LIMIT: '100000000', LOG_FORMAT: 'json' },
+    service: spawn(process.execPath, [...profileFlags('service'), join(dist, 'main.js')], {
+      env: { ...env, PORT: String(PORTS.service), WORKERS: 'off' },
       stdio: ['ignore', 'ignore', 'inherit'],
     }),
-    'bare nest': fork(join(__dirname, 'baseline-nest.js'), { env: { ...env, PORT: String(PORTS['bare nest']) }, ...quiet }),
-    'raw node': fork(join(__dirname, 'baseline-node.js'), { env: { ...env, PORT: String(PORTS['raw node']) }, ...quiet }),
+    'bare nest': fork(join(__dirname, 'baseline-nest.js'), {
+      env: { ...env, PORT: String(PORTS['bare nest']) },
+      execArgv: profileFlags('bare nest'),
+      ...quiet,
+    }),
+    'raw node': fork(join(__dirname, 'baseline-node.js'), {
+      env: { ...env, PORT: String(PORTS['raw node']) },
+      execArgv: profileFlags('raw node'),
+      ...quiet,
+    }),
   };
 }
 
@@ -166,7 +180,15 @@ function printSummary(summaries) {
 async function main() {
   const database = `launch_bench_${process.pid}`;
   await admin(`CREATE DATABASE ${database}`);
-  const env = { ...process.env, DATABASE_URL: databaseUrl(database), REDIS_URL, QUEUE_PREFIX: `bench${process.pid}`, BENCH_POOL_SIZE: String(POOL_SIZE) };
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl(database),
+    REDIS_URL,
+    QUEUE_PREFIX: `bench${process.pid}`,
+    BENCH_POOL_SIZE: String(POOL_SIZE),
+    // Every browser call of a run comes from one address: the per-IP limit is lifted, not removed.
+    BROWSER_RATE_LIMIT: '100000000',
+  };
   const targets = startTargets(env);
   try {
     // The service migrates the database at start; the baselines only need it to exist.

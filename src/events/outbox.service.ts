@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { newId } from '../common/ids/ids';
-import { EventEntity } from './entities/event.entity';
 import { EVENT_CATALOG, EventType, fieldMismatch } from './event-catalog';
+import { insertEvent } from './events.queries';
 
 export interface RecordedEvent {
   id: string;
@@ -39,8 +39,7 @@ export class OutboxService {
       );
     }
     const event: RecordedEvent = { id: newId('evt'), projectId, type, data, createdAt: this.clock.now() };
-    // insert, not save: no read-back inside the caller's (often locked) transaction.
-    await em.insert(EventEntity, { id: event.id, projectId, type, data: data as never, createdAt: event.createdAt });
+    await insertEvent(em, event);
     for (const listener of this.listeners) await listener(em, event);
     return event;
   }

@@ -1,10 +1,10 @@
 import { Global, Module } from '@nestjs/common';
-import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { IdempotencyGuard } from './idempotency.guard';
 import { IdempotencyStore } from './idempotency.store';
 
 @Global()
 @Module({
-  providers: [IdempotencyStore, IdempotencyInterceptor],
-  exports: [IdempotencyStore, IdempotencyInterceptor],
+  providers: [IdempotencyStore, IdempotencyGuard],
+  exports: [IdempotencyStore, IdempotencyGuard],
 })
 export class IdempotencyModule {}

@@ -1,14 +1,13 @@
-import { UseInterceptors, applyDecorators } from '@nestjs/common';
+import { applyDecorators } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { ApiErrors } from '../common/http/api-docs';
 import { IDEMPOTENCY_HEADER } from './idempotency-key';
-import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { MarkIdempotent } from './idempotency.guard';
 
 /** A create route that honours Idempotency-Key (spec: Idempotency). */
 export function Idempotent(): MethodDecorator {
   return applyDecorators(
-    // Only here: a route with no interceptor skips Nest's interceptor machinery altogether.
-    UseInterceptors(IdempotencyInterceptor),
+    MarkIdempotent(),
     ApiHeader({
       name: IDEMPOTENCY_HEADER,
       required: false,

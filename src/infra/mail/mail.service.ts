@@ -9,6 +9,7 @@ import type { DueRowJob } from '../queue/job-catalog';
 import { OnJob } from '../queue/on-job.decorator';
 import { MailMessageEntity } from './entities/mail-message.entity';
 import { MailTransport, createMailTransport } from './mail-transport';
+import { insertMail } from './mail.queries';
 
 export interface MailDraft {
   projectId: string | null;
@@ -75,7 +76,7 @@ export class MailService implements OnModuleInit, OnModuleDestroy {
       sentAt: null,
       createdAt: now,
     });
-    await em.insert(MailMessageEntity, row);
+    await insertMail(em, row);
     this.dueRows.enqueueAfterCommit(em, MAIL_OUTBOX, row);
     return row.id;
   }

@@ -1,0 +1,74 @@
+import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import type { Request } from 'express';
+import { callerOf, idempotencyScopeOf } from '../auth/caller';
+import { ApiError } from '../common/errors/api-error';
+import { StoredResponse } from '../common/http/error-response';
+import { OutgoingAnswer, setBeforeAnswer } from '../common/http/request-context';
+import { IDEMPOTENCY_HEADER, isValidIdempotencyKey, requestFingerprint } from './idempotency-key';
+import { IdempotencyStore } from './idempotency.store';
+
+export const IDEMPOTENT = 'launch:idempotent';
+
+/** Marks a route as honouring Idempotency-Key (the @Idempotent() decorator sets it). */
+export const MarkIdempotent = (): MethodDecorator => SetMetadata(IDEMPOTENT, true);
+
+// Outcomes that a retry may change are not replayed: a fixed body, a later moment, a healthy server.
+function isReplayable(answer: OutgoingAnswer): boolean {
+  if (answer.status >= 500 || answer.status === 429) return false;
+  const code = (answer.body as { error?: { code?: string } | null }).error?.code;
+  return code !== 'VALIDATION_ERROR';
+}
+
+const idempotentRoutes = new WeakMap<object, boolean>();
+
+/**
+ * Idempotency-Key on the routes marked @Idempotent(): the key is claimed in the database before the
+ * handler runs (a replay or a conflict ends the request here), and the answer is recorded by the
+ * before-answer hook with exactly the body the client gets. A guard and a hook rather than an
+ * interceptor: routes then pay nothing when no key is sent (see common/http/envelope.ts).
+ * Runs after the route-policy guard, which knows the caller.
+ */
+@Injectable()
+export class IdempotencyGuard implements CanActivate {
+  constructor(private readonly store: IdempotencyStore) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http' || !this.isIdempotent(context.getHandler())) return true;
+    const req = context.switchToHttp().getRequest<Request>();
+    const key = req.headers[IDEMPOTENCY_HEADER.toLowerCase()];
+    if (key === undefined) return true;
+    if (typeof key !== 'string' || !isValidIdempotencyKey(key)) {
+      throw new ApiError('VALIDATION_ERROR', 'Idempotency-Key must be 1 to 80 printable ASCII characters.', { param: IDEMPOTENCY_HEADER });
+    }
+    const scope = idempotencyScopeOf(callerOf(req));
+    if (!scope) return true;
+    const claim = await this.store.claim(scope, key, requestFingerprint(req.method, req.originalUrl, req.body));
+    if (claim.kind === 'replay') throw new StoredResponse(claim.status, { ...claim.headers, 'Idempotent-Replayed': 'true' }, claim.body);
+    if (claim.kind === 'conflict') throw this.conflict(claim.reason);
+    setBeforeAnswer(req, (answer) => this.record(scope, key, answer));
+    return true;
+  }
+
+  /** Unexpected errors are 500s: never replayed (and logged once by the filter, not here). */
+  private async record(scope: string, key: string, answer: OutgoingAnswer): Promise<void> {
+    if (isReplayable(answer)) await this.store.complete(scope, key, answer.status, answer.headers, answer.body);
+    else await this.store.release(scope, key);
+  }
+
+  private isIdempotent(handler: object): boolean {
+    let idempotent = idempotentRoutes.get(handler);
+    if (idempotent === undefined) {
+      idempotent = Reflect.getMetadata(IDEMPOTENT, handler) === true;
+      idempotentRoutes.set(handler, idempotent);
+    }
+    return idempotent;
+  }
+
+  private conflict(reason: 'different_body' | 'in_progress'): ApiError {
+    const message =
+      reason === 'different_body'
+        ? 'This Idempotency-Key was already used with a different request body.'
+        : 'A request with this Idempotency-Key is still being processed.';
+    return new ApiError('IDEMPOTENCY_CONFLICT', message, { param: IDEMPOTENCY_HEADER });
+  }
+}
