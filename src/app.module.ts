@@ -10,6 +10,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ContactsModule } from './contacts/contacts.module';
 import { DashboardModule } from './dashboard/dashboard.module';
+import { ENTITIES } from './entities';
 import { EventsModule } from './events/events.module';
 import { FeedbackModule } from './feedback/feedback.module';
 import { HealthModule } from './health/health.module';
@@ -45,7 +46,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config, options.clock),
-        DatabaseModule,
+        DatabaseModule.forRoot(ENTITIES),
         QueueModule,
         MailModule,
         RateLimitModule,

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createContext, prepare } from './bootstrap';
-import { UsageError } from './cli/cli-command';
+import { UsageError } from './common/cli/command';
 import { parseCommand, runCommand, usage } from './cli/cli-commands';
 
 /** The operator CLI (CONTRACT.md): one JSON object on stdout with --json, errors on stderr. */

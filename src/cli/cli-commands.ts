@@ -7,7 +7,7 @@ import { Database } from '../infra/database/database';
 import { PLAN_NAMES, PlanName, isPlanName } from '../projects/plans';
 import { ProjectsService } from '../projects/projects.service';
 import { WAITLIST_COMMANDS } from '../waitlist/waitlist.cli';
-import { type Command, JSON_OPTION as json, UsageError, type Values, requireString } from './cli-command';
+import { type Command, JSON_OPTION as json, UsageError, type Values, requireString } from '../common/cli/command';
 import { generateMigration } from './migration-generator';
 
 export interface CliOutput {

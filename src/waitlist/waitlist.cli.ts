@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Command, JSON_OPTION as json, UsageError, type Values, requireString } from '../cli/cli-command';
+import { type Command, JSON_OPTION as json, UsageError, type Values, requireString } from '../common/cli/command';
 import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
 import type { ProjectRef } from '../projects/project-ref';

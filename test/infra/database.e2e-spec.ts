@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Pool } from 'pg';
 import { pendingSchemaChanges } from '../../src/cli/migration-generator';
+import { ENTITIES } from '../../src/entities';
 import { createDataSource, runMigrations } from '../../src/infra/database/data-source';
 import { startEmbeddedPostgres } from '../../src/infra/database/embedded-postgres';
 import { MIGRATIONS } from '../../src/infra/database/migrations';
@@ -21,7 +22,7 @@ describe('database schema', () => {
   });
 
   it('can roll every migration back and apply it again', async () => {
-    const dataSource = createDataSource(t.config.databaseUrl as string, 2);
+    const dataSource = createDataSource(t.config.databaseUrl as string, ENTITIES, 2);
     await dataSource.initialize();
     try {
       for (let i = 0; i < MIGRATIONS.length; i += 1) await dataSource.undoLastMigration({ transaction: 'each' });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ENTITIES } from '../../src/entities';
 import { createDataSource, runMigrations } from '../../src/infra/database/data-source';
 import { databaseUrl, withAdminClient } from './test-database';
 
@@ -12,7 +13,7 @@ export default async function globalSetup(): Promise<void> {
   const template = `launch_tpl_${randomBytes(5).toString('hex')}`;
   process.env.LAUNCH_TEST_TEMPLATE = template;
   await withAdminClient(base, (client) => client.query(`CREATE DATABASE ${template}`));
-  const dataSource = createDataSource(databaseUrl(base, template), 2);
+  const dataSource = createDataSource(databaseUrl(base, template), ENTITIES, 2);
   await dataSource.initialize();
   await runMigrations(dataSource);
   // A template must have no open connections when it is copied.

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { REQUEST_ID_HEADER, requestIdOf, requestProjectOf } from '../http/request-context';
 
 const QUIET_PATHS = new Set(['/v1/_health']);
+const STARTED = Symbol('requestStarted');
 
 /**
  * The first middleware: gives the request its id (the X-Request-Id header of every response) and
@@ -11,25 +12,27 @@ const QUIET_PATHS = new Set(['/v1/_health']);
  */
 export function requestLogMiddleware(logger: Logger): (req: Request, res: Response, next: NextFunction) => void {
   const enabled = logger.isLevelEnabled('info');
+  // One listener function for every response (no closure per request): it reads the request off `this`.
+  function logFinished(this: Response & { [STARTED]?: number }): void {
+    const req = this.req;
+    const status = this.statusCode;
+    const line = {
+      request_id: requestIdOf(req),
+      method: req.method,
+      // The route pattern (no ids or query strings), or the path when no route matched.
+      route: (req.route as { path?: string } | undefined)?.path ?? req.path,
+      status,
+      duration_ms: Math.round((performance.now() - (this[STARTED] ?? 0)) * 1000) / 1000,
+      project_id: requestProjectOf(req),
+    };
+    if (status >= 500) logger.error(line, 'request failed');
+    else logger.info(line, 'request');
+  }
   return (req, res, next) => {
-    const requestId = requestIdOf(req);
-    res.setHeader(REQUEST_ID_HEADER, requestId);
+    res.setHeader(REQUEST_ID_HEADER, requestIdOf(req));
     if (enabled && !QUIET_PATHS.has(req.path)) {
-      const started = process.hrtime.bigint();
-      res.once('finish', () => {
-        const status = res.statusCode;
-        const line = {
-          request_id: requestId,
-          method: req.method,
-          // The route pattern (no ids or query strings), or the path when no route matched.
-          route: (req.route as { path?: string } | undefined)?.path ?? req.path,
-          status,
-          duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
-          project_id: requestProjectOf(req),
-        };
-        if (status >= 500) logger.error(line, 'request failed');
-        else logger.info(line, 'request');
-      });
+      (res as Response & { [STARTED]?: number })[STARTED] = performance.now();
+      res.on('finish', logFinished);
     }
     next();
   };

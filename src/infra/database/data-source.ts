@@ -1,16 +1,19 @@
-import { DataSource } from 'typeorm';
-import { ENTITIES } from './entities';
+import { DataSource, EntitySchema } from 'typeorm';
 import { MIGRATIONS } from './migrations';
 import { SnakeNamingStrategy } from './snake-naming-strategy';
 
 // Any fixed number: the advisory lock that lets one process at a time run migrations.
 const MIGRATION_LOCK_ID = 7_311_402;
 
-export function createDataSource(url: string, poolSize = 10): DataSource {
+// Entity classes, as TypeORM's DataSourceOptions take them.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export type EntityList = readonly (Function | EntitySchema)[];
+
+export function createDataSource(url: string, entities: EntityList, poolSize = 10): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
-    entities: ENTITIES,
+    entities: [...entities],
     migrations: MIGRATIONS,
     namingStrategy: new SnakeNamingStrategy(),
     synchronize: false,

@@ -1,5 +1,4 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { ProjectEntity } from '../../../projects/entities/project.entity';
 
 /**
  * pending: waiting to be sent; sent: accepted by the SMTP server; logged: no SMTP_URL, so written
@@ -18,9 +17,10 @@ export class MailMessageEntity {
   @Column({ type: 'varchar', length: 32, nullable: true })
   projectId: string | null;
 
-  @ManyToOne(() => ProjectEntity, { onDelete: 'CASCADE', nullable: true })
+  // Named, not imported: infra/ knows no platform module (the entity registry resolves the name).
+  @ManyToOne('ProjectEntity', { onDelete: 'CASCADE', nullable: true })
   @JoinColumn({ name: 'project_id', foreignKeyConstraintName: 'fk_mail_messages_project' })
-  project?: ProjectEntity;
+  project?: object;
   /** What the email is for, such as "account.welcome" or "waitlist.confirmation". */
   @Column({ type: 'varchar', length: 64 })
   kind: string;

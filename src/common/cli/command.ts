@@ -5,7 +5,7 @@ export class UsageError extends Error {}
 
 export type Values = Record<string, string | boolean | undefined>;
 
-/** One operator command. Features define theirs beside their code; cli-commands.ts lists them all. */
+/** One operator command. Features define theirs beside their code (`<feature>.cli.ts`); src/cli/cli-commands.ts lists them all. */
 export interface Command {
   usage: string;
   options: Record<string, { type: 'string' | 'boolean' }>;
