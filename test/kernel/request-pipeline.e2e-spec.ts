@@ -71,7 +71,6 @@ describe('Security headers', () => {
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
       'strict-transport-security': expect.stringContaining('max-age='),
-      'referrer-policy': 'no-referrer',
     });
     expect(res.headers['x-powered-by']).toBeUndefined();
     expect(res.headers['origin-agent-cluster']).toBeUndefined();

@@ -34,8 +34,10 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     if (body instanceof RawReply) {
       response.status(body.status ?? statusCode ?? 200).type(body.contentType);
-      // An HTML page is a document: it gets the document headers instead of the API's.
+      // An HTML page is a document: it gets the document headers instead of the API's. Scripts and
+      // feeds are embedded on other sites.
       if (body.contentType.startsWith('text/html')) documentSecurityHeaders(response.req as Request, response, () => undefined);
+      else response.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
       return response.send(body.body);
     }
     const envelope = toSuccessEnvelope(body);

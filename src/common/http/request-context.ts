@@ -1,10 +1,6 @@
 import type { Request } from 'express';
 import { newId } from '../ids/ids';
 
-/**
- * What the kernel keeps per request, on the request itself (one property, no per-request maps or
- * async-local storage): its id, and what the request log line should name.
- */
 /** The answer about to be written: status, the headers a replay must repeat, and the exact body. */
 export interface OutgoingAnswer {
   status: number;
@@ -15,10 +11,16 @@ export interface OutgoingAnswer {
 /** Runs after the handler (or the failure) and before the answer is written; it may not change it. */
 export type BeforeAnswerHook = (answer: OutgoingAnswer) => Promise<void>;
 
+/**
+ * What the kernel keeps per request: its id, when it started, what its log line names, who is
+ * calling (auth/ owns that shape: auth/caller.ts) and the before-answer hook. One object, kept in
+ * Express's per-request `res.locals` (a plain dictionary): no properties added to the request
+ * itself, no per-request maps, no async-local storage.
+ */
 interface RequestState {
-  requestId: string;
+  readonly requestId: string;
+  readonly startedAt: number;
   projectId: string | null;
-  /** Who is calling; auth/ owns its shape (auth/caller.ts). */
   auth: unknown;
   beforeAnswer: BeforeAnswerHook | null;
 }
@@ -27,14 +29,16 @@ interface RequestState {
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
 const STATE = Symbol('launchServiceRequestState');
-type StatefulRequest = Request & { [STATE]?: RequestState };
+type Locals = Record<symbol, RequestState | undefined>;
 
 function stateOf(req: Request): RequestState {
-  const stateful = req as StatefulRequest;
-  let state = stateful[STATE];
+  // A request that never reached Express's own setup (none today) still gets a state of its own.
+  const res = (req.res ?? req) as { locals?: Locals };
+  const locals = (res.locals ??= Object.create(null) as Locals);
+  let state = locals[STATE];
   if (!state) {
-    state = { requestId: newId('req'), projectId: null, auth: null, beforeAnswer: null };
-    stateful[STATE] = state;
+    state = { requestId: newId('req'), startedAt: performance.now(), projectId: null, auth: null, beforeAnswer: null };
+    locals[STATE] = state;
   }
   return state;
 }
@@ -42,6 +46,11 @@ function stateOf(req: Request): RequestState {
 /** The request id is created on first use, so even errors raised before routing carry one. */
 export function requestIdOf(req: Request): string {
   return stateOf(req).requestId;
+}
+
+/** Milliseconds since the request's state was created (by the first middleware). */
+export function requestDurationMs(req: Request): number {
+  return performance.now() - stateOf(req).startedAt;
 }
 
 /** Names the project in the request's log line (the auth guard calls it). */

@@ -3,14 +3,16 @@ import helmet from 'helmet';
 
 /**
  * Security headers, from helmet, in two sets. JSON answers get the short set an API needs (no
- * sniffing, no framing, HTTPS only, nothing loads): the headers meant for documents would add ~700
- * bytes to every answer of the busiest routes for nothing. Documents (/docs, the hosted pages, the
- * pages behind email links) get helmet's full set.
+ * sniffing, no framing, HTTPS only, nothing loads if a browser opens one): the headers meant for
+ * documents would add ~700 bytes to every answer of the busiest routes for nothing. Documents
+ * (/docs, the hosted pages, the pages behind email links) get helmet's full set; scripts and feeds
+ * are marked embeddable where they are written (envelope.ts).
  */
 const apiHelmet = helmet({
   contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-  // Scripts and feeds are embedded on other sites.
-  crossOriginResourcePolicy: { policy: 'cross-origin' },
+  // Cross-origin reads of JSON go through CORS; a referrer only leaves a document.
+  crossOriginResourcePolicy: false,
+  referrerPolicy: false,
   crossOriginOpenerPolicy: false,
   originAgentCluster: false,
   xDnsPrefetchControl: false,

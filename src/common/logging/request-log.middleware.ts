@@ -1,9 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { REQUEST_ID_HEADER, requestIdOf, requestProjectOf } from '../http/request-context';
+import { REQUEST_ID_HEADER, requestDurationMs, requestIdOf, requestProjectOf } from '../http/request-context';
 
 const QUIET_PATHS = new Set(['/v1/_health']);
-const STARTED = Symbol('requestStarted');
 
 /**
  * The first middleware: gives the request its id (the X-Request-Id header of every response) and
@@ -13,7 +12,7 @@ const STARTED = Symbol('requestStarted');
 export function requestLogMiddleware(logger: Logger): (req: Request, res: Response, next: NextFunction) => void {
   const enabled = logger.isLevelEnabled('info');
   // One listener function for every response (no closure per request): it reads the request off `this`.
-  function logFinished(this: Response & { [STARTED]?: number }): void {
+  function logFinished(this: Response): void {
     const req = this.req;
     const status = this.statusCode;
     const line = {
@@ -22,7 +21,7 @@ export function requestLogMiddleware(logger: Logger): (req: Request, res: Respon
       // The route pattern (no ids or query strings), or the path when no route matched.
       route: (req.route as { path?: string } | undefined)?.path ?? req.path,
       status,
-      duration_ms: Math.round((performance.now() - (this[STARTED] ?? 0)) * 1000) / 1000,
+      duration_ms: Math.round(requestDurationMs(req) * 1000) / 1000,
       project_id: requestProjectOf(req),
     };
     if (status >= 500) logger.error(line, 'request failed');
@@ -30,10 +29,7 @@ export function requestLogMiddleware(logger: Logger): (req: Request, res: Respon
   }
   return (req, res, next) => {
     res.setHeader(REQUEST_ID_HEADER, requestIdOf(req));
-    if (enabled && !QUIET_PATHS.has(req.path)) {
-      (res as Response & { [STARTED]?: number })[STARTED] = performance.now();
-      res.on('finish', logFinished);
-    }
+    if (enabled && !QUIET_PATHS.has(req.path)) res.on('finish', logFinished);
     next();
   };
 }
