@@ -30,9 +30,11 @@ const { feedbackCreatedData } = dist('feedback/feedback-event');
 const { toFeedbackDto } = dist('feedback/dto/feedback.dto');
 const { newId } = dist('common/ids/ids');
 const { insertMail } = dist('infra/mail/mail.queries');
-const { pendingColumns } = dist('infra/queue/due-rows.queries');
+const { newMailRow } = dist('infra/mail/mail.service');
+const { setupCheckOf } = dist('projects/setup-check.service');
+const { toSuccessEnvelope } = dist('common/http/envelope');
 
-const { PLANS, FEATURES, planAllows, planLimit } = dist('projects/plans');
+const { planLimit } = dist('projects/plans');
 const { ContactsService } = dist('contacts/contacts.service');
 const { OutboxService } = dist('events/outbox.service');
 
@@ -118,29 +120,9 @@ class BaselineWork {
     return found.project;
   }
 
+  /** GET /v1/setup-check: the same builder; Builder projects have no entry limit, so no SQL. */
   setupCheck(project, publicBaseUrl) {
-    const plan = project.plan;
-    return {
-      project_id: project.id,
-      project_slug: project.slug,
-      project_name: project.name,
-      plan,
-      features_enabled: {
-        changelog: planAllows(plan, 'changelog'),
-        waitlist: planAllows(plan, 'waitlist'),
-        feedback: planAllows(plan, 'feedback'),
-        notifications: planAllows(plan, 'notifications'),
-        email_notifications: planAllows(plan, 'email_notifications'),
-        custom_domain: planAllows(plan, 'custom_domain'),
-      },
-      limits: { changelog_entries_remaining: planLimit(plan, 'changelogPublishedEntries'), subscribers_max: planLimit(plan, 'subscribers') },
-      plan_details: {
-        description: PLANS[plan].description,
-        locked_features: FEATURES.filter((feature) => !planAllows(plan, feature)),
-        upgrade_url: null,
-        changelog_public_url: `${publicBaseUrl}/changelog/${project.slug}`,
-      },
-    };
+    return toSuccessEnvelope(setupCheckOf({ publicBaseUrl }, project, planLimit(project.plan, 'changelogPublishedEntries'))).data;
   }
 
   /** GET /v1/waitlist/stats: StatsService.getStats's one statement. */
@@ -204,20 +186,7 @@ class BaselineWork {
 
   /** The outbox row MailService.queueMail writes. */
   async insertMail(em, draft) {
-    const now = clock.now();
-    const row = {
-      id: newId('mail'),
-      projectId: draft.projectId,
-      kind: draft.kind,
-      recipient: draft.to,
-      subject: draft.subject,
-      textBody: draft.text,
-      htmlBody: draft.html ?? null,
-      headers: draft.headers ?? {},
-      ...pendingColumns(now),
-      sentAt: null,
-      createdAt: now,
-    };
+    const row = newMailRow(draft, clock.now());
     await insertMail(em, row);
     return row.id;
   }

@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { callerOf, idempotencyScopeOf } from '../auth/caller';
 import { ApiError } from '../common/errors/api-error';
 import { StoredResponse } from '../common/http/error-response';
+import { handlerMetadata } from '../common/http/handler-metadata';
 import { OutgoingAnswer, setBeforeAnswer } from '../common/http/request-context';
 import { IDEMPOTENCY_HEADER, isValidIdempotencyKey, requestFingerprint } from './idempotency-key';
 import { IdempotencyStore } from './idempotency.store';
@@ -19,7 +20,7 @@ function isReplayable(answer: OutgoingAnswer): boolean {
   return code !== 'VALIDATION_ERROR';
 }
 
-const idempotentRoutes = new WeakMap<object, boolean>();
+const isIdempotent = handlerMetadata<boolean>(IDEMPOTENT);
 
 /**
  * Idempotency-Key on the routes marked @Idempotent(): the key is claimed in the database before the
@@ -33,7 +34,7 @@ export class IdempotencyGuard implements CanActivate {
   constructor(private readonly store: IdempotencyStore) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (context.getType() !== 'http' || !this.isIdempotent(context.getHandler())) return true;
+    if (context.getType() !== 'http' || !isIdempotent(context.getHandler())) return true;
     const req = context.switchToHttp().getRequest<Request>();
     const key = req.headers[IDEMPOTENCY_HEADER.toLowerCase()];
     if (key === undefined) return true;
@@ -53,15 +54,6 @@ export class IdempotencyGuard implements CanActivate {
   private async record(scope: string, key: string, answer: OutgoingAnswer): Promise<void> {
     if (isReplayable(answer)) await this.store.complete(scope, key, answer.status, answer.headers, answer.body);
     else await this.store.release(scope, key);
-  }
-
-  private isIdempotent(handler: object): boolean {
-    let idempotent = idempotentRoutes.get(handler);
-    if (idempotent === undefined) {
-      idempotent = Reflect.getMetadata(IDEMPOTENT, handler) === true;
-      idempotentRoutes.set(handler, idempotent);
-    }
-    return idempotent;
   }
 
   private conflict(reason: 'different_body' | 'in_progress'): ApiError {

@@ -1,6 +1,7 @@
 import { SetMetadata, applyDecorators } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { ApiErrors } from '../common/http/api-docs';
+import { handlerMetadata } from '../common/http/handler-metadata';
 import { Feature, minimumPlanFor, planAllows } from './plans';
 import type { ProjectRef } from './project-ref';
 
@@ -11,17 +12,8 @@ export function RequiresFeature(feature: Feature): MethodDecorator {
   return applyDecorators(SetMetadata(REQUIRED_FEATURE, feature), ApiErrors('PLAN_UPGRADE_REQUIRED'));
 }
 
-const features = new WeakMap<object, Feature | null>();
-
-/** The feature a route handler needs, read once per handler. */
-export function requiredFeatureOf(handler: object): Feature | null {
-  let feature = features.get(handler);
-  if (feature === undefined) {
-    feature = (Reflect.getMetadata(REQUIRED_FEATURE, handler) as Feature | undefined) ?? null;
-    features.set(handler, feature);
-  }
-  return feature;
-}
+/** The feature a route handler needs. */
+export const requiredFeatureOf = handlerMetadata<Feature>(REQUIRED_FEATURE);
 
 export function assertPlanAllows(project: ProjectRef, feature: Feature): void {
   if (planAllows(project.plan, feature)) return;

@@ -19,6 +19,41 @@ export function identityVerificationMeta(project: ProjectRef): Record<string, un
   return { identity_verification: 'off', warnings: [IDENTITY_VERIFICATION_WARNING] };
 }
 
+/** The setup check of a project (spec: Setup check); warnings go in `meta`. */
+export function setupCheckOf(
+  config: AppConfig,
+  project: ProjectRef,
+  changelogEntriesRemaining: number | null,
+): SetupCheckDto | WithMeta<SetupCheckDto> {
+  const plan = project.plan;
+  const check: SetupCheckDto = {
+    project_id: project.id,
+    project_slug: project.slug,
+    project_name: project.name,
+    plan,
+    features_enabled: {
+      changelog: planAllows(plan, 'changelog'),
+      waitlist: planAllows(plan, 'waitlist'),
+      feedback: planAllows(plan, 'feedback'),
+      notifications: planAllows(plan, 'notifications'),
+      email_notifications: planAllows(plan, 'email_notifications'),
+      custom_domain: planAllows(plan, 'custom_domain'),
+    },
+    limits: {
+      changelog_entries_remaining: changelogEntriesRemaining,
+      subscribers_max: planLimit(plan, 'subscribers'),
+    },
+    plan_details: {
+      description: PLANS[plan].description,
+      locked_features: FEATURES.filter((feature) => !planAllows(plan, feature)),
+      upgrade_url: upgradeUrl(config, project),
+      changelog_public_url: changelogPublicUrl(config, project),
+    },
+  };
+  const meta = identityVerificationMeta(project);
+  return meta ? new WithMeta(check, meta) : check;
+}
+
 @Injectable()
 export class SetupCheckService {
   constructor(
@@ -27,32 +62,6 @@ export class SetupCheckService {
   ) {}
 
   async setupCheck(project: ProjectRef): Promise<SetupCheckDto | WithMeta<SetupCheckDto>> {
-    const plan = project.plan;
-    const check: SetupCheckDto = {
-      project_id: project.id,
-      project_slug: project.slug,
-      project_name: project.name,
-      plan,
-      features_enabled: {
-        changelog: planAllows(plan, 'changelog'),
-        waitlist: planAllows(plan, 'waitlist'),
-        feedback: planAllows(plan, 'feedback'),
-        notifications: planAllows(plan, 'notifications'),
-        email_notifications: planAllows(plan, 'email_notifications'),
-        custom_domain: planAllows(plan, 'custom_domain'),
-      },
-      limits: {
-        changelog_entries_remaining: await this.usage.remaining(project, 'changelogPublishedEntries'),
-        subscribers_max: planLimit(plan, 'subscribers'),
-      },
-      plan_details: {
-        description: PLANS[plan].description,
-        locked_features: FEATURES.filter((feature) => !planAllows(plan, feature)),
-        upgrade_url: upgradeUrl(this.config, project),
-        changelog_public_url: changelogPublicUrl(this.config, project),
-      },
-    };
-    const meta = identityVerificationMeta(project);
-    return meta ? new WithMeta(check, meta) : check;
+    return setupCheckOf(this.config, project, await this.usage.remaining(project, 'changelogPublishedEntries'));
   }
 }

@@ -2,6 +2,7 @@ import { SetMetadata, applyDecorators } from '@nestjs/common';
 import { ApiHeader, ApiSecurity } from '@nestjs/swagger';
 import type { ErrorCode } from '../errors/error-catalog';
 import { ApiErrors } from './api-docs';
+import { handlerMetadata } from './handler-metadata';
 
 /**
  * Who may call a route, and what follows from it: the auth guard enforces it, CORS opens browser
@@ -91,14 +92,5 @@ export function Auth(mode: AuthMode, options: AuthOptions = {}): MethodDecorator
   return applyDecorators(...decorators);
 }
 
-const policies = new WeakMap<object, RoutePolicy | null>();
-
-/** The policy of a route handler, read once per handler (metadata reflection is not free per request). */
-export function routePolicyOf(handler: object): RoutePolicy | null {
-  let policy = policies.get(handler);
-  if (policy === undefined) {
-    policy = (Reflect.getMetadata(ROUTE_POLICY, handler) as RoutePolicy | undefined) ?? null;
-    policies.set(handler, policy);
-  }
-  return policy;
-}
+/** The policy of a route handler. */
+export const routePolicyOf = handlerMetadata<RoutePolicy>(ROUTE_POLICY);

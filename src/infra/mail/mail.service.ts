@@ -34,6 +34,23 @@ export const MAIL_OUTBOX = defineDueRows<MailMessageEntity>({
   leaseMs: 60_000,
 });
 
+/** An outbox row for `draft`, due now. */
+export function newMailRow(draft: MailDraft, now: Date): MailMessageEntity {
+  return Object.assign(new MailMessageEntity(), {
+    id: newId('mail'),
+    projectId: draft.projectId,
+    kind: draft.kind,
+    recipient: draft.to,
+    subject: draft.subject,
+    textBody: draft.text,
+    htmlBody: draft.html ?? null,
+    headers: draft.headers ?? {},
+    ...pendingColumns(now),
+    sentAt: null,
+    createdAt: now,
+  });
+}
+
 /**
  * Emails go through the mail outbox: a row written in the caller's transaction, then a job sends
  * it. So an email exists exactly when the change that caused it commits, and a crash between the
@@ -62,20 +79,7 @@ export class MailService implements OnModuleInit, OnModuleDestroy {
 
   /** Writes the email into the outbox inside `em`'s transaction; it is sent after commit. */
   async queueMail(em: EntityManager, draft: MailDraft): Promise<string> {
-    const now = this.clock.now();
-    const row = Object.assign(new MailMessageEntity(), {
-      id: newId('mail'),
-      projectId: draft.projectId,
-      kind: draft.kind,
-      recipient: draft.to,
-      subject: draft.subject,
-      textBody: draft.text,
-      htmlBody: draft.html ?? null,
-      headers: draft.headers ?? {},
-      ...pendingColumns(now),
-      sentAt: null,
-      createdAt: now,
-    });
+    const row = newMailRow(draft, this.clock.now());
     await insertMail(em, row);
     this.dueRows.enqueueAfterCommit(em, MAIL_OUTBOX, row);
     return row.id;
