@@ -14,7 +14,6 @@ import { ENTITIES } from './entities';
 import { EventsModule } from './events/events.module';
 import { FeedbackModule } from './feedback/feedback.module';
 import { HealthModule } from './health/health.module';
-import { IdempotencyGuard } from './idempotency/idempotency.guard';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { DatabaseModule } from './infra/database/database.module';
 import { MailModule } from './infra/mail/mail.module';
@@ -34,10 +33,10 @@ const FEATURE_MODULES = [HealthModule, ProjectsModule, AuthModule, DashboardModu
 
 /**
  * The whole application. Cross-cutting behaviour is registered once: one guard enforces each
- * route's policy (auth, browser limit, plan gate, end user), a second claims Idempotency-Keys;
+ * route's policy in one pass (auth, browser limit, plan gate, end user, Idempotency-Key claim);
  * one pipe validates; one filter writes
  * every failure; the HTTP adapter writes every success envelope (common/http/envelope.ts); no
- * interceptors at all. Idempotency is a guard plus a before-answer hook. Logging: bootstrap.ts.
+ * interceptors at all. Logging is set up in bootstrap.ts.
  */
 @Module({})
 export class AppModule {
@@ -57,8 +56,6 @@ export class AppModule {
       ],
       providers: [
         { provide: APP_GUARD, useExisting: RoutePolicyGuard },
-        // After the route policy, which establishes the caller the key is scoped to.
-        { provide: APP_GUARD, useExisting: IdempotencyGuard },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],

@@ -5,6 +5,7 @@ import { setRequestProject } from '../common/http/request-context';
 import { AuthMode, RoutePolicy, routePolicyOf } from '../common/http/route-policy';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { RateLimitRule, RateLimiter } from '../infra/rate-limit/rate-limiter';
+import { IdempotencyClaims } from '../idempotency/idempotency-claims';
 import { PLATFORM_LIMITS } from '../projects/plans';
 import { ProjectRef } from '../projects/project-ref';
 import { ProjectsService } from '../projects/projects.service';
@@ -12,7 +13,7 @@ import { assertPlanAllows, requiredFeatureOf } from '../projects/requires-featur
 import { AccountsService } from './accounts.service';
 import { classifyBearer } from './api-key-format';
 import { ApiKeysService } from './api-keys.service';
-import { ANONYMOUS, Caller, projectOfCaller, setAuthState } from './caller';
+import { ANONYMOUS, Caller, idempotencyScopeOf, projectOfCaller, setAuthState } from './caller';
 import { DashboardJwt } from './dashboard-jwt';
 import { EndUserVerifier } from './end-user-verifier';
 
@@ -33,8 +34,9 @@ function bearerToken(req: Request, expectsJwt: boolean): string {
 
 /**
  * The one global guard: every route's policy (@Auth, common/http/route-policy.ts) in one pass —
- * who is calling, the per-IP browser limit, the plan gate (@RequiresFeature) and the end user
- * (user_id + user_hash). A route without a policy is refused, so nothing is public by accident.
+ * who is calling, the per-IP browser limit, the plan gate (@RequiresFeature), the end user
+ * (user_id + user_hash), and the Idempotency-Key claim (@Idempotent). A route without a policy is
+ * refused, so nothing is public by accident.
  */
 @Injectable()
 export class RoutePolicyGuard implements CanActivate {
@@ -48,6 +50,7 @@ export class RoutePolicyGuard implements CanActivate {
     private readonly projects: ProjectsService,
     private readonly limiter: RateLimiter,
     private readonly endUsers: EndUserVerifier,
+    private readonly idempotency: IdempotencyClaims,
   ) {
     this.browserRule = { bucket: 'browser', limit: config.browserRateLimit ?? PLATFORM_LIMITS.browserCallsPerMinutePerIp, windowMs: 60_000 };
   }
@@ -68,6 +71,7 @@ export class RoutePolicyGuard implements CanActivate {
     if (feature && project) assertPlanAllows(project, feature);
     const endUser = policy.endUser && project ? await this.endUsers.resolve(req, policy.endUser, caller, project) : null;
     setAuthState(req, caller, endUser);
+    await this.idempotency.claim(req, handler, idempotencyScopeOf(caller));
     return true;
   }
 

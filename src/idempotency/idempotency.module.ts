@@ -1,10 +1,10 @@
 import { Global, Module } from '@nestjs/common';
-import { IdempotencyGuard } from './idempotency.guard';
+import { IdempotencyClaims } from './idempotency-claims';
 import { IdempotencyStore } from './idempotency.store';
 
 @Global()
 @Module({
-  providers: [IdempotencyStore, IdempotencyGuard],
-  exports: [IdempotencyStore, IdempotencyGuard],
+  providers: [IdempotencyStore, IdempotencyClaims],
+  exports: [IdempotencyStore, IdempotencyClaims],
 })
 export class IdempotencyModule {}

@@ -1,6 +1,5 @@
-import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Injectable, SetMetadata } from '@nestjs/common';
 import type { Request } from 'express';
-import { callerOf, idempotencyScopeOf } from '../auth/caller';
 import { ApiError } from '../common/errors/api-error';
 import { StoredResponse } from '../common/http/error-response';
 import { handlerMetadata } from '../common/http/handler-metadata';
@@ -24,30 +23,29 @@ const isIdempotent = handlerMetadata<boolean>(IDEMPOTENT);
 
 /**
  * Idempotency-Key on the routes marked @Idempotent(): the key is claimed in the database before the
- * handler runs (a replay or a conflict ends the request here), and the answer is recorded by the
- * before-answer hook with exactly the body the client gets. A guard and a hook rather than an
- * interceptor: routes then pay nothing when no key is sent (see common/http/envelope.ts).
- * Runs after the route-policy guard, which knows the caller.
+ * handler runs (a replay or a conflict ends the request there), and the answer is recorded by the
+ * before-answer hook with exactly the body the client gets. The route-policy guard calls `claim`
+ * as the last step of its one pass, once it knows the caller the key is scoped to. A guard step
+ * and a hook rather than an interceptor: routes pay nothing when no key is sent (see
+ * common/http/envelope.ts).
  */
 @Injectable()
-export class IdempotencyGuard implements CanActivate {
+export class IdempotencyClaims {
   constructor(private readonly store: IdempotencyStore) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (context.getType() !== 'http' || !isIdempotent(context.getHandler())) return true;
-    const req = context.switchToHttp().getRequest<Request>();
+  /** `scope`: the API key or dashboard account the key belongs to (null: keys are ignored). */
+  async claim(req: Request, handler: object, scope: string | null): Promise<void> {
+    if (!isIdempotent(handler)) return;
     const key = req.headers[IDEMPOTENCY_HEADER.toLowerCase()];
-    if (key === undefined) return true;
+    if (key === undefined) return;
     if (typeof key !== 'string' || !isValidIdempotencyKey(key)) {
       throw new ApiError('VALIDATION_ERROR', 'Idempotency-Key must be 1 to 80 printable ASCII characters.', { param: IDEMPOTENCY_HEADER });
     }
-    const scope = idempotencyScopeOf(callerOf(req));
-    if (!scope) return true;
+    if (!scope) return;
     const claim = await this.store.claim(scope, key, requestFingerprint(req.method, req.originalUrl, req.body));
     if (claim.kind === 'replay') throw new StoredResponse(claim.status, { ...claim.headers, 'Idempotent-Replayed': 'true' }, claim.body);
     if (claim.kind === 'conflict') throw this.conflict(claim.reason);
     setBeforeAnswer(req, (answer) => this.record(scope, key, answer));
-    return true;
   }
 
   /** Unexpected errors are 500s: never replayed (and logged once by the filter, not here). */
