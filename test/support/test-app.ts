@@ -7,13 +7,12 @@ import { createHttpApp } from '../../src/bootstrap';
 import { AdjustableClock } from '../../src/common/clock/clock';
 import { AppConfig, loadConfig, withDatabaseUrl } from '../../src/config/app-config';
 import { Database } from '../../src/infra/database/database';
-import { startEmbeddedPostgres } from '../../src/infra/database/embedded-postgres';
 import { QueueService } from '../../src/infra/queue/queue.service';
 import { Sweeper } from '../../src/infra/queue/sweeper';
 import type { PlanName } from '../../src/projects/plans';
 import type { ProjectRef } from '../../src/projects/project-ref';
 import { ApiClient } from './api-client';
-import { createTestDatabase, dropTestDatabase } from './test-database';
+import { createTestDatabase } from './test-database';
 
 export interface TestAppOptions {
   /** Extra environment variables, as an operator would set them. */
@@ -31,8 +30,8 @@ export interface SeededProject {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The real application on a database of its own: a copy of the migrated template on the
- * machine's PostgreSQL (DATABASE_URL), or an in-memory embedded PostgreSQL. Queues and rate-limit
+ * The real application on a database of its own, a copy of the migrated template: on the
+ * machine's PostgreSQL (DATABASE_URL), or in an in-memory embedded PostgreSQL. Queues and rate-limit
  * counters get a prefix of their own in Redis (REDIS_URL), or run on the database.
  */
 export class TestApp {
@@ -49,9 +48,7 @@ export class TestApp {
 
   static async start(options: TestAppOptions = {}): Promise<TestApp> {
     const prefix = `t_${randomBytes(6).toString('hex')}`;
-    const base = process.env.DATABASE_URL;
-    const database = base ? await createTestDatabase(base) : null;
-    const embedded = database ? null : await startEmbeddedPostgres({ dataDir: 'memory' });
+    const database = await createTestDatabase();
     const env: Record<string, string | undefined> = {
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       REDIS_URL: process.env.REDIS_URL,
@@ -61,13 +58,12 @@ export class TestApp {
       WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s,1s',
       ...options.env,
     };
-    const config = withDatabaseUrl(loadConfig(env), database?.url ?? (embedded as { url: string }).url);
+    const config = withDatabaseUrl(loadConfig(env), database.url);
     const clock = new AdjustableClock();
     const app = await createHttpApp(config, { clock, imports: options.imports });
     return new TestApp(app, config, clock, async () => {
       await app.close();
-      if (base && database) await dropTestDatabase(base, database.name);
-      await embedded?.stop();
+      await database.drop();
       if (config.redisUrl) await deleteRedisKeys(config.redisUrl, prefix);
     });
   }
