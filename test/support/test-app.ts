@@ -12,6 +12,7 @@ import { Sweeper } from '../../src/infra/queue/sweeper';
 import type { PlanName } from '../../src/projects/plans';
 import type { ProjectRef } from '../../src/projects/project-ref';
 import { ApiClient } from './api-client';
+import { trackOpen, trackStart } from './open-apps';
 import { createTestDatabase } from './test-database';
 
 export interface TestAppOptions {
@@ -37,6 +38,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class TestApp {
   readonly api: ApiClient;
 
+  private closing: Promise<void> | null = null;
+  private readonly untrack: () => void;
+
   private constructor(
     readonly app: NestExpressApplication,
     readonly config: AppConfig,
@@ -44,28 +48,35 @@ export class TestApp {
     private readonly cleanup: () => Promise<void>,
   ) {
     this.api = new ApiClient(app.getHttpServer());
+    this.untrack = trackOpen(() => this.close());
   }
 
-  static async start(options: TestAppOptions = {}): Promise<TestApp> {
+  static start(options: TestAppOptions = {}): Promise<TestApp> {
+    return trackStart(TestApp.boot(options));
+  }
+
+  private static async boot(options: TestAppOptions): Promise<TestApp> {
     const prefix = `t_${randomBytes(6).toString('hex')}`;
     const database = await createTestDatabase();
-    const env: Record<string, string | undefined> = {
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      REDIS_URL: process.env.REDIS_URL,
-      QUEUE_PREFIX: prefix,
-      PUBLIC_BASE_URL: 'https://launch.test',
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s,1s',
-      ...options.env,
-    };
-    const config = withDatabaseUrl(loadConfig(env), database.url);
-    const clock = new AdjustableClock();
-    const app = await createHttpApp(config, { clock, imports: options.imports });
-    return new TestApp(app, config, clock, async () => {
-      await app.close();
+    let redisUrl: string | null = null;
+    const release = async () => {
       await database.drop();
-      if (config.redisUrl) await deleteRedisKeys(config.redisUrl, prefix);
-    });
+      if (redisUrl) await deleteRedisKeys(redisUrl, prefix);
+    };
+    try {
+      const config = withDatabaseUrl(loadConfig(testEnvironment(prefix, options)), database.url);
+      redisUrl = config.redisUrl;
+      const clock = new AdjustableClock();
+      const app = await createHttpApp(config, { clock, imports: options.imports });
+      return new TestApp(app, config, clock, async () => {
+        await app.close();
+        await release();
+      });
+    } catch (error) {
+      // A start that fails half-way must not leave its database (or embedded server) behind.
+      await release();
+      throw error;
+    }
   }
 
   get<T>(token: Type<T>): T {
@@ -101,9 +112,26 @@ export class TestApp {
     }
   }
 
-  async close(): Promise<void> {
-    await this.cleanup();
+  /** Closes the app and drops its database; later calls wait for the first. */
+  close(): Promise<void> {
+    if (!this.closing) {
+      this.untrack();
+      this.closing = this.cleanup();
+    }
+    return this.closing;
   }
+}
+
+function testEnvironment(prefix: string, options: TestAppOptions): Record<string, string | undefined> {
+  return {
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    REDIS_URL: process.env.REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    PUBLIC_BASE_URL: 'https://launch.test',
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s,1s',
+    ...options.env,
+  };
 }
 
 async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
