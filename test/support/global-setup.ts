@@ -15,6 +15,17 @@ export default async function globalSetup(): Promise<void> {
   const base = process.env.DATABASE_URL;
   if (base) await migratePostgresTemplate(base);
   else await migrateEmbeddedTemplate();
+  forgetEntityMetadata();
+}
+
+/**
+ * TypeORM keeps its decorator metadata on the global object. Jest copies the globals of this
+ * process into every test file it runs here (single-file and --runInBand runs), so the files would
+ * share that storage and each file's entity classes would keep the whole file alive: its app, its
+ * embedded database, hundreds of MB per file. The template is migrated; nothing here needs it now.
+ */
+function forgetEntityMetadata(): void {
+  delete (globalThis as { typeormMetadataArgsStorage?: unknown }).typeormMetadataArgsStorage;
 }
 
 async function migratePostgresTemplate(base: string): Promise<void> {
