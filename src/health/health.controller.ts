@@ -1,17 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../common/http/route-policy';
 import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
 import { ApiError } from '../common/errors/api-error';
 import { Database } from '../infra/database/database';
-
-export class HealthDto {
-  @ApiProperty({ enum: ['ok'] })
-  status: 'ok';
-
-  @ApiProperty({ enum: ['ok'], description: 'The database answered a query.' })
-  database: 'ok';
-}
+import { HealthDto } from './dto/health.dto';
 
 @ApiTags('Project')
 @Controller('v1')

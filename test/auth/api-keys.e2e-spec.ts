@@ -2,24 +2,24 @@ import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { ApiKeyEntity } from '../../src/auth/entities/api-key.entity';
 import { hashApiKey } from '../../src/auth/api-key-format';
 import { ProbeModule } from '../support/probe.module';
-import { SeededProject, TestApp } from '../support/test-app';
+import { TestApp } from '../support/test-app';
 
 describe('API key authentication', () => {
   let t: TestApp;
-  let project: SeededProject;
 
   beforeAll(async () => {
     t = await TestApp.start({ imports: [ProbeModule] });
-    project = await t.seedProject({ plan: 'indie' });
   });
   afterAll(() => t.close());
 
-  it('issues svc_live_ and svc_pub_live_ keys of 32 base62 characters', () => {
+  it('issues svc_live_ and svc_pub_live_ keys of 32 base62 characters', async () => {
+    const project = await t.seedProject({ plan: 'indie' });
     expect(project.secretKey).toMatch(/^svc_live_[0-9A-Za-z]{32}$/);
     expect(project.publishableKey).toMatch(/^svc_pub_live_[0-9A-Za-z]{32}$/);
   });
 
   it('stores only hashes of the keys', async () => {
+    const project = await t.seedProject({ plan: 'indie' });
     const rows = await t.db.manager.find(ApiKeyEntity, { where: { projectId: project.project.id } });
     expect(rows).toHaveLength(2);
     const stored = JSON.stringify(rows);
@@ -47,6 +47,7 @@ describe('API key authentication', () => {
   });
 
   it('answers REVOKED_API_KEY once a key is revoked', async () => {
+    const project = await t.seedProject({ plan: 'indie' });
     const extra = await t.db.transaction((em) => t.get(ApiKeysService).createKey(em, project.project.id, 'secret'));
     await t.api.as(extra.key).get('/v1/setup-check').expect(200);
     await t.get(ApiKeysService).revokeKey(extra.key);
@@ -55,11 +56,13 @@ describe('API key authentication', () => {
   });
 
   it('refuses a publishable key on a secret endpoint with KEY_INSUFFICIENT_PERMISSIONS', async () => {
+    const project = await t.seedProject({ plan: 'indie' });
     const res = await t.api.as(project.publishableKey).get('/v1/setup-check').expect(403);
     expect(res.body.error.code).toBe('KEY_INSUFFICIENT_PERMISSIONS');
   });
 
   it('accepts publishable and secret keys on browser endpoints', async () => {
+    const project = await t.seedProject({ plan: 'indie' });
     await t.api.as(project.publishableKey).post('/v1/_probe/browser').expect(200);
     await t.api.as(project.secretKey).post('/v1/_probe/browser').expect(200);
   });
@@ -70,6 +73,7 @@ describe('API key authentication', () => {
   });
 
   it('accepts svc_test_ keys and the legacy sk_live_ prefix', async () => {
+    const project = await t.seedProject({ plan: 'indie' });
     const testKey = await t.db.transaction((em) => t.get(ApiKeysService).createKey(em, project.project.id, 'secret', 'test'));
     expect(testKey.key).toMatch(/^svc_test_[0-9A-Za-z]{32}$/);
     await t.api.as(testKey.key).get('/v1/setup-check').expect(200);
@@ -91,6 +95,7 @@ describe('API key authentication', () => {
   });
 
   it('takes the project from the key, never from the request', async () => {
+    const project = await t.seedProject({ plan: 'indie' });
     const other = await t.seedProject({ name: 'Other' });
     const res = await t.api.as(other.secretKey).get('/v1/setup-check').set('X-Service-Project', project.project.id).expect(200);
     expect(res.body.data.project_id).toBe(other.project.id);

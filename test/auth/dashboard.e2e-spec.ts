@@ -1,17 +1,15 @@
 import { AccountEntity } from '../../src/auth/entities/account.entity';
 import { MailMessageEntity } from '../../src/infra/mail/entities/mail-message.entity';
 import { TestIdentityProvider } from '../support/identity-provider';
-import { SeededProject, TestApp } from '../support/test-app';
+import { TestApp } from '../support/test-app';
 
 describe('Dashboard sign-in', () => {
   let idp: TestIdentityProvider;
   let t: TestApp;
-  let keyed: SeededProject;
 
   beforeAll(async () => {
     idp = await TestIdentityProvider.start();
     t = await TestApp.start({ env: idp.env() });
-    keyed = await t.seedProject();
   });
   afterAll(async () => {
     await t.close();
@@ -61,6 +59,7 @@ describe('Dashboard sign-in', () => {
     });
 
     it('refuses API keys with WRONG_AUTH_TYPE', async () => {
+      const keyed = await t.seedProject();
       const res = await t.api.as(keyed.secretKey).post('/v1/auth/provision').send({}).expect(401);
       expect(res.body.error.code).toBe('WRONG_AUTH_TYPE');
     });
@@ -124,6 +123,7 @@ describe('Dashboard sign-in', () => {
     });
 
     it('answers MISSING_AUTH and WRONG_AUTH_TYPE', async () => {
+      const keyed = await t.seedProject();
       expect((await t.api.get('/v1/dashboard/projects').expect(401)).body.error.code).toBe('MISSING_AUTH');
       expect((await t.api.as(keyed.publishableKey).get('/v1/dashboard/projects').expect(401)).body.error.code).toBe('WRONG_AUTH_TYPE');
     });
@@ -139,6 +139,7 @@ describe('Dashboard sign-in', () => {
     });
 
     it("answers PROJECT_NOT_FOUND for a missing header or another account's project", async () => {
+      const keyed = await t.seedProject();
       const token = idp.token({ sub: 'user_scoped_2' });
       await t.api.as(token).post('/v1/auth/provision').send({}).expect(200);
       const missing = await t.api.as(token).get('/v1/dashboard/setup-check').expect(404);

@@ -1,13 +1,11 @@
 import { runCommand } from '../../src/cli/cli-commands';
-import { SeededProject, TestApp } from '../support/test-app';
+import { TestApp } from '../support/test-app';
 
 describe('operator CLI', () => {
   let t: TestApp;
-  let existing: SeededProject;
 
   beforeAll(async () => {
     t = await TestApp.start();
-    existing = await t.seedProject({ slug: 'taken-slug' });
   });
   afterAll(() => t.close());
 
@@ -38,6 +36,7 @@ describe('operator CLI', () => {
   });
 
   it('project:create refuses bad and taken slugs and unknown plans', async () => {
+    await t.seedProject({ slug: 'taken-slug' });
     expect(await cli('project:create', '--name', 'X', '--plan', 'free', '--slug', 'Bad Slug', '--json')).toMatchObject({
       code: 1,
       stderr: expect.stringContaining('INVALID_SLUG'),
@@ -54,6 +53,7 @@ describe('operator CLI', () => {
   });
 
   it('plan:set changes the plan', async () => {
+    const existing = await t.seedProject();
     const { code, stdout } = await cli('plan:set', '--project', existing.project.id, '--plan', 'builder', '--json');
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual({ project_id: existing.project.id, plan: 'builder' });
@@ -65,6 +65,7 @@ describe('operator CLI', () => {
   });
 
   it('key:create and key:revoke manage keys', async () => {
+    const existing = await t.seedProject();
     const created = JSON.parse((await cli('key:create', '--project', existing.project.id, '--type', 'secret', '--test', '--json')).stdout);
     expect(created).toEqual({
       id: expect.stringMatching(/^key_/),

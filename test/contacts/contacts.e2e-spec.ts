@@ -4,19 +4,18 @@ import { SeededProject, TestApp } from '../support/test-app';
 
 describe('Contacts', () => {
   let t: TestApp;
-  let project: SeededProject;
 
   beforeAll(async () => {
     t = await TestApp.start();
-    project = await t.seedProject();
   });
   afterAll(() => t.close());
 
-  const upsert = (input: Parameters<ContactsService['upsertContact']>[2], projectId = project.project.id) =>
+  const upsert = (projectId: string, input: Parameters<ContactsService['upsertContact']>[2]) =>
     t.db.transaction((em) => t.get(ContactsService).upsertContact(em, projectId, input));
 
   describe('POST /v1/analytics/identify', () => {
     it('links a user id to an email and answers the contact', async () => {
+      const project = await t.seedProject();
       const res = await t.api
         .as(project.secretKey)
         .post('/v1/analytics/identify')
@@ -34,13 +33,14 @@ describe('Contacts', () => {
     });
 
     it('merges an email-only contact into the user when identify links them', async () => {
-      const lead = await upsert({
+      const project = await t.seedProject();
+      const lead = await upsert(project.project.id, {
         email: 'merge@example.com',
         stage: 'waitlist',
         details: { source: 'hn' },
         consents: { waitlist_emails: 'granted' },
       });
-      await upsert({ userId: 'user_merge', details: { plan: 'free' } });
+      await upsert(project.project.id, { userId: 'user_merge', details: { plan: 'free' } });
       const res = await t.api
         .as(project.secretKey)
         .post('/v1/analytics/identify')
@@ -57,6 +57,7 @@ describe('Contacts', () => {
     });
 
     it('validates user_id, email and details with param', async () => {
+      const project = await t.seedProject();
       const cases: [object, string][] = [
         [{ email: 'a@example.com' }, 'user_id'],
         [{ user_id: '', email: 'a@example.com' }, 'user_id'],
@@ -74,6 +75,7 @@ describe('Contacts', () => {
     });
 
     it('needs a secret key', async () => {
+      const project = await t.seedProject();
       expect((await t.api.post('/v1/analytics/identify').send({}).expect(401)).body.error.code).toBe('MISSING_AUTH');
       expect((await t.api.as(project.publishableKey).post('/v1/analytics/identify').send({}).expect(403)).body.error.code).toBe(
         'KEY_INSUFFICIENT_PERMISSIONS',
@@ -83,14 +85,18 @@ describe('Contacts', () => {
 
   describe('upsert rules', () => {
     it('never moves a stage backwards and is case-insensitive on email', async () => {
-      await upsert({ email: 'stage@example.com', stage: 'invited' });
-      const again = await upsert({ email: 'STAGE@example.com', stage: 'lead' });
+      const project = await t.seedProject();
+      await upsert(project.project.id, { email: 'stage@example.com', stage: 'invited' });
+      const again = await upsert(project.project.id, { email: 'STAGE@example.com', stage: 'lead' });
       expect(again.stage).toBe('invited');
       expect(await t.db.manager.countBy(ContactEntity, { projectId: project.project.id, email: 'stage@example.com' })).toBe(1);
     });
 
     it('keeps one contact when the same person arrives concurrently', async () => {
-      await Promise.all(Array.from({ length: 10 }, (_, i) => upsert({ email: 'race@example.com', details: { [`k${i}`]: i } })));
+      const project = await t.seedProject();
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) => upsert(project.project.id, { email: 'race@example.com', details: { [`k${i}`]: i } })),
+      );
       const rows = await t.db.manager.findBy(ContactEntity, { projectId: project.project.id, email: 'race@example.com' });
       expect(rows).toHaveLength(1);
       expect(Object.keys(rows[0].details)).toHaveLength(10);
@@ -98,19 +104,21 @@ describe('Contacts', () => {
   });
 
   describe('GET /v1/contacts', () => {
-    let listed: SeededProject;
-    beforeAll(async () => {
-      listed = await t.seedProject();
+    /** A project with four contacts, oldest first: two on the waitlist, a paying user and a lead. */
+    async function seedListed(): Promise<SeededProject> {
+      const listed = await t.seedProject();
       const id = listed.project.id;
-      await upsert({ email: 'w1@example.com', stage: 'waitlist', details: { plan: 'pro' }, consents: { news: 'granted' } }, id);
-      await upsert({ email: 'w2@example.com', stage: 'waitlist', details: { plan: 'free' }, consents: { news: 'withdrawn' } }, id);
-      await upsert({ email: 'u1@example.com', userId: 'u1', stage: 'user', details: { plan: 'pro', seats: 3 }, paying: true }, id);
-      await upsert({ email: 'l1@example.com' }, id);
-    });
+      await upsert(id, { email: 'w1@example.com', stage: 'waitlist', details: { plan: 'pro' }, consents: { news: 'granted' } });
+      await upsert(id, { email: 'w2@example.com', stage: 'waitlist', details: { plan: 'free' }, consents: { news: 'withdrawn' } });
+      await upsert(id, { email: 'u1@example.com', userId: 'u1', stage: 'user', details: { plan: 'pro', seats: 3 }, paying: true });
+      await upsert(id, { email: 'l1@example.com' });
+      return listed;
+    }
 
     const emails = (res: { body: { data: { email: string }[] } }) => res.body.data.map((contact) => contact.email);
 
     it('lists newest first with cursor pagination', async () => {
+      const listed = await seedListed();
       const first = await t.api.as(listed.secretKey).get('/v1/contacts?limit=3').expect(200);
       expect(emails(first)).toEqual(['l1@example.com', 'u1@example.com', 'w2@example.com']);
       expect(first.body.meta).toEqual({ next_cursor: expect.any(String), has_more: true });
@@ -120,6 +128,7 @@ describe('Contacts', () => {
     });
 
     it('filters by stage, consent, detail and paying', async () => {
+      const listed = await seedListed();
       const get = (query: string) => t.api.as(listed.secretKey).get(`/v1/contacts?${query}`).expect(200);
       expect(emails(await get('stage=waitlist'))).toEqual(['w2@example.com', 'w1@example.com']);
       expect(emails(await get('consent=news'))).toEqual(['w1@example.com']);
@@ -131,6 +140,7 @@ describe('Contacts', () => {
     });
 
     it('validates the query with param', async () => {
+      const listed = await t.seedProject();
       const cases: [string, string][] = [
         ['stage=vip', 'stage'],
         ['paying=yes', 'paying'],
@@ -147,11 +157,15 @@ describe('Contacts', () => {
     });
 
     it("never shows another project's contacts", async () => {
+      await seedListed();
+      const project = await t.seedProject();
+      await upsert(project.project.id, { email: 'own@example.com' });
       const res = await t.api.as(project.secretKey).get('/v1/contacts?limit=100').expect(200);
-      expect(emails(res)).not.toContain('w1@example.com');
+      expect(emails(res)).toEqual(['own@example.com']);
     });
 
     it('needs a secret key', async () => {
+      const listed = await t.seedProject();
       expect((await t.api.as(listed.publishableKey).get('/v1/contacts').expect(403)).body.error.code).toBe('KEY_INSUFFICIENT_PERMISSIONS');
     });
   });

@@ -1,19 +1,18 @@
 import { EventEntity } from '../../src/events/entities/event.entity';
 import { OutboxService } from '../../src/events/outbox.service';
 import { ProbeModule } from '../support/probe.module';
-import { SeededProject, TestApp } from '../support/test-app';
+import { TestApp } from '../support/test-app';
 
 describe('event outbox', () => {
   let t: TestApp;
-  let project: SeededProject;
 
   beforeAll(async () => {
     t = await TestApp.start({ imports: [ProbeModule] });
-    project = await t.seedProject();
   });
   afterAll(() => t.close());
 
   it('keeps the event when its transaction commits', async () => {
+    const project = await t.seedProject();
     const res = await t.api.as(project.secretKey).post('/v1/_probe/events').send({ outcome: 'commit' }).expect(200);
     const event = await t.db.manager.findOneByOrFail(EventEntity, { id: res.body.data.event_id });
     expect(event).toMatchObject({ projectId: project.project.id, type: 'waitlist.signups.invited', data: { count: 0, invited: [] } });
@@ -21,12 +20,13 @@ describe('event outbox', () => {
   });
 
   it('writes nothing when the transaction rolls back', async () => {
-    const before = await t.db.manager.countBy(EventEntity, { projectId: project.project.id });
+    const project = await t.seedProject();
     await t.api.as(project.secretKey).post('/v1/_probe/events').send({ outcome: 'rollback' }).expect(409);
-    expect(await t.db.manager.countBy(EventEntity, { projectId: project.project.id })).toBe(before);
+    expect(await t.db.manager.countBy(EventEntity, { projectId: project.project.id })).toBe(0);
   });
 
   it('refuses data that does not match the catalog', async () => {
+    const project = await t.seedProject();
     await expect(
       t.db.transaction((em) =>
         t.get(OutboxService).record(em, project.project.id, 'feedback.created', { feedback_id: 'fb_1', email: 'x@y.z' }),

@@ -15,10 +15,13 @@ describe('reading feedback', () => {
 
   beforeAll(async () => {
     t = await TestApp.start();
+  });
+  afterAll(() => t.close());
+  // Projects of their own for every test, so each runs alone or in any order.
+  beforeEach(async () => {
     seeded = await t.seedProject({ plan: 'indie' });
     other = await t.seedProject();
   });
-  afterAll(() => t.close());
 
   const create = async (body: Record<string, unknown>, project = seeded): Promise<Record<string, unknown>> =>
     (await t.api.as(project.secretKey).post('/v1/feedback').send(body).expect(201)).body.data;
@@ -144,16 +147,20 @@ describe('reading feedback', () => {
       const fresh = await t.seedProject();
       await create({ feedback_text: 'Old feedback from before the launch.' }, fresh);
       t.clock.advance(60 * 60_000);
-      const recent = await create({ feedback_text: 'New feedback after the launch.' }, fresh);
-      const createdAt = new Date(recent.created_at as string).getTime();
-      const exact = await list(`?since=${encodeURIComponent(recent.created_at as string)}`, fresh.secretKey).expect(200);
-      expect(exact.body.data).toEqual([recent]);
-      const withOffset = new Date(createdAt - 30 * 60_000).toISOString().replace('Z', '+00:00');
-      expect((await list(`?since=${encodeURIComponent(withOffset)}`, fresh.secretKey).expect(200)).body.data).toEqual([recent]);
-      const later = new Date(createdAt + 1).toISOString();
-      expect((await list(`?since=${later}`, fresh.secretKey).expect(200)).body.data).toEqual([]);
-      const earlier = new Date(createdAt - 2 * 60 * 60_000).toISOString();
-      expect((await list(`?since=${earlier}`, fresh.secretKey).expect(200)).body.data).toHaveLength(2);
+      try {
+        const recent = await create({ feedback_text: 'New feedback after the launch.' }, fresh);
+        const createdAt = new Date(recent.created_at as string).getTime();
+        const exact = await list(`?since=${encodeURIComponent(recent.created_at as string)}`, fresh.secretKey).expect(200);
+        expect(exact.body.data).toEqual([recent]);
+        const withOffset = new Date(createdAt - 30 * 60_000).toISOString().replace('Z', '+00:00');
+        expect((await list(`?since=${encodeURIComponent(withOffset)}`, fresh.secretKey).expect(200)).body.data).toEqual([recent]);
+        const later = new Date(createdAt + 1).toISOString();
+        expect((await list(`?since=${later}`, fresh.secretKey).expect(200)).body.data).toEqual([]);
+        const earlier = new Date(createdAt - 2 * 60 * 60_000).toISOString();
+        expect((await list(`?since=${earlier}`, fresh.secretKey).expect(200)).body.data).toHaveLength(2);
+      } finally {
+        t.clock.reset();
+      }
     });
 
     it('combines filters with AND', async () => {

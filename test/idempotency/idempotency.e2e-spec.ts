@@ -10,9 +10,12 @@ describe('Idempotency-Key', () => {
 
   beforeAll(async () => {
     t = await TestApp.start({ imports: [ProbeModule] });
-    project = await t.seedProject();
   });
   afterAll(() => t.close());
+  // A project (and so API keys, which scope Idempotency-Key) of its own for every test.
+  beforeEach(async () => {
+    project = await t.seedProject();
+  });
 
   describe('POST /v1/analytics/identify', () => {
     it('replays the identical response and creates nothing on a retry', async () => {

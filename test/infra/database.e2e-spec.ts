@@ -8,6 +8,7 @@ import { createDataSource, runMigrations } from '../../src/infra/database/data-s
 import { startEmbeddedPostgres } from '../../src/infra/database/embedded-postgres';
 import { MIGRATIONS } from '../../src/infra/database/migrations';
 import { TestApp } from '../support/test-app';
+import { createTestDatabase } from '../support/test-database';
 
 describe('database schema', () => {
   let t: TestApp;
@@ -22,7 +23,9 @@ describe('database schema', () => {
   });
 
   it('can roll every migration back and apply it again', async () => {
-    const dataSource = createDataSource(t.config.databaseUrl as string, ENTITIES, 2);
+    // A database of its own: the app's stays migrated for the other tests.
+    const database = await createTestDatabase();
+    const dataSource = createDataSource(database.url, ENTITIES, 2);
     await dataSource.initialize();
     try {
       for (let i = 0; i < MIGRATIONS.length; i += 1) await dataSource.undoLastMigration({ transaction: 'each' });
@@ -32,6 +35,7 @@ describe('database schema', () => {
       expect((await pendingSchemaChanges(dataSource)).up).toEqual([]);
     } finally {
       await dataSource.destroy();
+      await database.drop();
     }
   });
 

@@ -10,9 +10,11 @@ describe('HTTP kernel', () => {
 
   beforeAll(async () => {
     t = await TestApp.start({ imports: [ProbeModule] });
-    project = await t.seedProject();
   });
   afterAll(() => t.close());
+  beforeEach(async () => {
+    project = await t.seedProject();
+  });
 
   describe('request ids', () => {
     it('puts a fresh req_ id on every response, success or failure', async () => {

@@ -89,9 +89,11 @@ describe('malformed input never causes a server error', () => {
 
   beforeAll(async () => {
     t = await TestApp.start();
-    project = await t.seedProject({ plan: 'builder' });
   });
   afterAll(() => t.close());
+  beforeEach(async () => {
+    project = await t.seedProject({ plan: 'builder' });
+  });
 
   it.each(operations.map((entry) => [`${entry.method.toUpperCase()} ${entry.path}`, entry]))('%s', async (_name, entry) => {
     const { method, path, operation } = entry as (typeof operations)[number];

@@ -7,9 +7,11 @@ describe('Browser rate limit', () => {
 
   beforeAll(async () => {
     t = await TestApp.start({ imports: [ProbeModule], env: { TRUST_PROXY: 'true' } });
-    project = await t.seedProject();
   });
   afterAll(() => t.close());
+  beforeEach(async () => {
+    project = await t.seedProject();
+  });
 
   const fromIp = (ip: string, key = project.publishableKey) => t.api.as(key).post('/v1/_probe/browser').set('X-Forwarded-For', ip);
 
@@ -45,9 +47,11 @@ describe('CORS', () => {
 
   beforeAll(async () => {
     t = await TestApp.start({ imports: [ProbeModule] });
-    project = await t.seedProject();
   });
   afterAll(() => t.close());
+  beforeEach(async () => {
+    project = await t.seedProject();
+  });
 
   it('is open for browser endpoints, including the preflight', async () => {
     const preflight = await t.api

@@ -7,13 +7,13 @@ import { buildOpenApiDocument } from '../../src/openapi/openapi-document';
 import { OPENAPI_PATH, serializeDocument } from '../../src/openapi/generate-openapi';
 import { TestApp } from '../support/test-app';
 
-describe('OpenAPI document', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await TestApp.start();
-  });
-  afterAll(() => t.close());
+let t: TestApp;
+beforeAll(async () => {
+  t = await TestApp.start();
+});
+afterAll(() => t.close());
 
+describe('OpenAPI document', () => {
   it('is committed and current (run `npm run openapi` after changing a route or DTO)', () => {
     const generated = serializeDocument(buildOpenApiDocument(t.app));
     const committed = readFileSync(OPENAPI_PATH, 'utf8');
@@ -59,12 +59,6 @@ describe('OpenAPI document', () => {
 });
 
 describe('route inventory', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await TestApp.start();
-  });
-  afterAll(() => t.close());
-
   it('declares @Auth on every route', () => {
     const discovery = t.app.get(DiscoveryService);
     const scanner = t.app.get(MetadataScanner);

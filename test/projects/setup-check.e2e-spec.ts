@@ -3,14 +3,14 @@ import { ProjectsService } from '../../src/projects/projects.service';
 import { ProbeModule } from '../support/probe.module';
 import { TestApp } from '../support/test-app';
 
+// One app for the file; every test seeds the projects it reads.
+let t: TestApp;
+beforeAll(async () => {
+  t = await TestApp.start({ imports: [ProbeModule] });
+});
+afterAll(() => t.close());
+
 describe('GET /v1/setup-check', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await TestApp.start({ imports: [ProbeModule] });
-  });
-  afterAll(() => t.close());
-
   it('describes a Free project exactly', async () => {
     const { project, secretKey } = await t.seedProject({ plan: 'free', name: 'Acme Free', slug: 'acme-free' });
     const res = await t.api.as(secretKey).get('/v1/setup-check').expect(200);
@@ -94,12 +94,6 @@ describe('GET /v1/setup-check', () => {
 });
 
 describe('plan gates', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await TestApp.start({ imports: [ProbeModule] });
-  });
-  afterAll(() => t.close());
-
   it('answers PLAN_UPGRADE_REQUIRED below the plan of a feature', async () => {
     const free = await t.seedProject({ plan: 'free' });
     const indie = await t.seedProject({ plan: 'indie' });
@@ -111,7 +105,8 @@ describe('plan gates', () => {
   it('answers PLAN_LIMIT_REACHED past a counted limit', async () => {
     const free = await t.seedProject({ plan: 'free' });
     const usage = t.get(PlanUsage);
-    usage.registerCounter('changelogPublishedEntries', async () => 25);
+    // Counted for this project only: the app is shared by the other tests of the file.
+    usage.registerCounter('changelogPublishedEntries', async (projectId) => (projectId === free.project.id ? 25 : 0));
     await expect(usage.assertWithinLimit(free.project, 'changelogPublishedEntries', 1, 'published entries')).rejects.toMatchObject({
       code: 'PLAN_LIMIT_REACHED',
     });
@@ -119,12 +114,6 @@ describe('plan gates', () => {
 });
 
 describe('GET /v1/_health', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await TestApp.start();
-  });
-  afterAll(() => t.close());
-
   it('needs no key and checks the database', async () => {
     const res = await t.api.get('/v1/_health').expect(200);
     expect(res.body).toEqual({ data: { status: 'ok', database: 'ok' }, error: null });

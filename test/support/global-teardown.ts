@@ -1,6 +1,9 @@
+import { rmSync } from 'node:fs';
 import { withAdminClient } from './test-database';
 
 export default async function globalTeardown(): Promise<void> {
+  const embeddedTemplate = process.env.LAUNCH_TEST_EMBEDDED_TEMPLATE;
+  if (embeddedTemplate) rmSync(embeddedTemplate, { force: true });
   const base = process.env.DATABASE_URL;
   const template = process.env.LAUNCH_TEST_TEMPLATE;
   if (!base || !template) return;

@@ -8,13 +8,13 @@ import { createHttpApp } from '../../src/bootstrap';
 import { AdjustableClock } from '../../src/common/clock/clock';
 import { AppConfig, loadConfig, withDatabaseUrl } from '../../src/config/app-config';
 import { Database } from '../../src/infra/database/database';
-import { startEmbeddedPostgres } from '../../src/infra/database/embedded-postgres';
 import { QueueService } from '../../src/infra/queue/queue.service';
 import { Sweeper } from '../../src/infra/queue/sweeper';
 import type { PlanName } from '../../src/projects/plans';
 import type { ProjectRef } from '../../src/projects/project-ref';
 import { ApiClient } from './api-client';
-import { createTestDatabase, dropTestDatabase } from './test-database';
+import { trackOpen, trackStart } from './open-apps';
+import { createTestDatabase } from './test-database';
 
 export interface TestAppOptions {
   /** Extra environment variables, as an operator would set them. */
@@ -34,12 +34,15 @@ export interface SeededProject {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The real application on a database of its own: a copy of the migrated template on the
- * machine's PostgreSQL (DATABASE_URL), or an in-memory embedded PostgreSQL. Queues and rate-limit
+ * The real application on a database of its own, a copy of the migrated template: on the
+ * machine's PostgreSQL (DATABASE_URL), or in an in-memory embedded PostgreSQL. Queues and rate-limit
  * counters get a prefix of their own in Redis (REDIS_URL), or run on the database.
  */
 export class TestApp {
   readonly api: ApiClient;
+
+  private closing: Promise<void> | null = null;
+  private readonly untrack: () => void;
 
   private constructor(
     readonly app: NestExpressApplication,
@@ -48,31 +51,35 @@ export class TestApp {
     private readonly cleanup: () => Promise<void>,
   ) {
     this.api = new ApiClient(app.getHttpServer());
+    this.untrack = trackOpen(() => this.close());
   }
 
-  static async start(options: TestAppOptions = {}): Promise<TestApp> {
+  static start(options: TestAppOptions = {}): Promise<TestApp> {
+    return trackStart(TestApp.boot(options));
+  }
+
+  private static async boot(options: TestAppOptions): Promise<TestApp> {
     const prefix = `t_${randomBytes(6).toString('hex')}`;
-    const base = process.env.DATABASE_URL;
-    const database = base ? await createTestDatabase(base) : null;
-    const embedded = database ? null : await startEmbeddedPostgres({ dataDir: 'memory' });
-    const env: Record<string, string | undefined> = {
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      REDIS_URL: process.env.REDIS_URL,
-      QUEUE_PREFIX: prefix,
-      PUBLIC_BASE_URL: 'https://launch.test',
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s,1s',
-      ...options.env,
+    const database = await createTestDatabase();
+    let redisUrl: string | null = null;
+    const release = async () => {
+      await database.drop();
+      if (redisUrl) await deleteRedisKeys(redisUrl, prefix);
     };
-    const config = withDatabaseUrl(loadConfig(env), database?.url ?? (embedded as { url: string }).url);
-    const clock = new AdjustableClock();
-    const app = await createHttpApp(config, { clock, imports: options.imports, logDestination: options.logDestination });
-    return new TestApp(app, config, clock, async () => {
-      await app.close();
-      if (base && database) await dropTestDatabase(base, database.name);
-      await embedded?.stop();
-      if (config.redisUrl) await deleteRedisKeys(config.redisUrl, prefix);
-    });
+    try {
+      const config = withDatabaseUrl(loadConfig(testEnvironment(prefix, options)), database.url);
+      redisUrl = config.redisUrl;
+      const clock = new AdjustableClock();
+      const app = await createHttpApp(config, { clock, imports: options.imports, logDestination: options.logDestination });
+      return new TestApp(app, config, clock, async () => {
+        await app.close();
+        await release();
+      });
+    } catch (error) {
+      // A start that fails half-way must not leave its database (or embedded server) behind.
+      await release();
+      throw error;
+    }
   }
 
   get<T>(token: Type<T>): T {
@@ -108,9 +115,26 @@ export class TestApp {
     }
   }
 
-  async close(): Promise<void> {
-    await this.cleanup();
+  /** Closes the app and drops its database; later calls wait for the first. */
+  close(): Promise<void> {
+    if (!this.closing) {
+      this.untrack();
+      this.closing = this.cleanup();
+    }
+    return this.closing;
   }
+}
+
+function testEnvironment(prefix: string, options: TestAppOptions): Record<string, string | undefined> {
+  return {
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    REDIS_URL: process.env.REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    PUBLIC_BASE_URL: 'https://launch.test',
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s,1s',
+    ...options.env,
+  };
 }
 
 async function deleteRedisKeys(url: string, prefix: string): Promise<void> {

@@ -50,11 +50,12 @@ describe('waitlist CSV commands', () => {
   }
 
   describe('waitlist:export', () => {
-    let source: SeededProject;
-    let exported: string;
-
-    beforeAll(async () => {
-      source = await t.seedProject({ plan: 'indie', slug: 'csv-source' });
+    /**
+     * Four people with values that need quoting or formula guards: first (confirmed, referred -dash),
+     * -dash, +plus (invited) and gone (unsubscribed).
+     */
+    async function seedSource(): Promise<SeededProject> {
+      const source = await t.seedProject({ plan: 'indie', name: 'CSV source' });
       const api = t.api.as(source.secretKey);
       const first = await api
         .post('/v1/waitlist/signups')
@@ -79,14 +80,22 @@ describe('waitlist CSV commands', () => {
       await t.api.get(linkIn(firstMail.textBody, 'confirm')).expect(200);
       const [goneMail] = await mailsTo(t, source.project.id, 'gone@x.io');
       await t.api.get(linkIn(goneMail.textBody, 'unsubscribe')).expect(200);
-    });
+      return source;
+    }
+
+    async function exportOf(source: SeededProject): Promise<string> {
+      const file = join(dir, `${source.project.id}.csv`);
+      expect((await cli('waitlist:export', '--project', source.project.id, '--file', file)).code).toBe(0);
+      return readFileSync(file, 'utf8');
+    }
 
     it('writes every signup in line order with a header, and prints one JSON object', async () => {
+      const source = await seedSource();
       const file = join(dir, 'source.csv');
       const { code, stdout, stderr } = await cli('waitlist:export', '--project', source.project.id, '--file', file, '--json');
       expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
       expect(JSON.parse(stdout)).toEqual({ project_id: source.project.id, exported: 4, file });
-      exported = readFileSync(file, 'utf8');
+      const exported = readFileSync(file, 'utf8');
       expect(exported.split('\r\n')[0]).toBe(EXPORT_COLUMNS.join(','));
       const rows = table(exported);
       const signups = await signupRows(t, source.project.id);
@@ -107,15 +116,18 @@ describe('waitlist CSV commands', () => {
       expect(rows[3].referrer).toBe('https://a.example/?q=1,2');
     });
 
-    it('never starts a cell with a formula character', () => {
+    it('never starts a cell with a formula character', async () => {
+      const exported = await exportOf(await seedSource());
       for (const row of parseCsv(exported).records) {
         for (const cell of row.cells) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
       }
     });
 
     it('finds the project by slug too, and refuses an unknown project', async () => {
+      const source = await seedSource();
+      const exported = await exportOf(source);
       const file = join(dir, 'by-slug.csv');
-      expect((await cli('waitlist:export', '--project', 'csv-source', '--file', file)).code).toBe(0);
+      expect((await cli('waitlist:export', '--project', source.project.slug, '--file', file)).code).toBe(0);
       expect(readFileSync(file, 'utf8')).toBe(exported);
       expect(await cli('waitlist:export', '--project', 'prj_nope', '--file', file)).toMatchObject({
         code: 1,
@@ -129,6 +141,7 @@ describe('waitlist CSV commands', () => {
 
     describe('waitlist:import', () => {
       it('imports an export into another project unchanged, with no events and no emails', async () => {
+        const exported = await exportOf(await seedSource());
         const target = await t.seedProject({ plan: 'indie' });
         const file = join(dir, 'roundtrip.csv');
         writeFileSync(file, exported);

@@ -19,14 +19,15 @@ describe('waitlist invites, resends and email links', () => {
   }
 
   describe('POST /v1/waitlist/invites', () => {
-    let seeded: SeededProject;
-
-    beforeAll(async () => {
-      seeded = await t.seedProject({ plan: 'indie', name: 'Invite Co' });
+    /** Six people waiting in line, i1 first. */
+    async function seedLine(): Promise<SeededProject> {
+      const seeded = await t.seedProject({ plan: 'indie', name: 'Invite Co' });
       await join(seeded, 'i1@x.io', 'i2@x.io', 'i3@x.io', 'i4@x.io', 'i5@x.io', 'i6@x.io');
-    });
+      return seeded;
+    }
 
     it('invites the next N waiting people in line order, with one event, emails and contact stages', async () => {
+      const seeded = await seedLine();
       const res = await t.api.as(seeded.secretKey).post('/v1/waitlist/invites').send({ count: 2 }).expect(200);
       const [first, second] = await signupRows(t, seeded.project.id);
       expect(res.body).toEqual({
@@ -55,6 +56,7 @@ describe('waitlist invites, resends and email links', () => {
     });
 
     it('invites one specific person out of line, case-insensitively', async () => {
+      const seeded = await seedLine();
       const res = await t.api.as(seeded.secretKey).post('/v1/waitlist/invites').send({ specific_email: 'I5@X.io' }).expect(200);
       expect(res.body.data).toMatchObject({ invited_count: 1, invited: [{ email: 'i5@x.io' }] });
       expect((await signupByEmail(t, seeded.project.id, 'i5@x.io')).status).toBe('invited');
@@ -62,10 +64,12 @@ describe('waitlist invites, resends and email links', () => {
     });
 
     it('answers invited_count 0 with no event for someone already invited', async () => {
-      const before = (await eventsOf(t, seeded.project.id, 'waitlist.signups.invited')).length;
-      const res = await t.api.as(seeded.secretKey).post('/v1/waitlist/invites').send({ specific_email: 'i1@x.io' }).expect(200);
+      const seeded = await seedLine();
+      const invite = () => t.api.as(seeded.secretKey).post('/v1/waitlist/invites').send({ specific_email: 'i1@x.io' }).expect(200);
+      expect((await invite()).body.data.invited_count).toBe(1);
+      const res = await invite();
       expect(res.body.data).toEqual({ invited_count: 0, invited: [] });
-      expect(await eventsOf(t, seeded.project.id, 'waitlist.signups.invited')).toHaveLength(before);
+      expect(await eventsOf(t, seeded.project.id, 'waitlist.signups.invited')).toHaveLength(1);
       expect(await mailsTo(t, seeded.project.id, 'i1@x.io', 'waitlist.invite')).toHaveLength(1);
     });
 
@@ -111,6 +115,7 @@ describe('waitlist invites, resends and email links', () => {
     });
 
     it('answers 404 NOT_FOUND for an unknown email and for a signup of another project', async () => {
+      const seeded = await seedLine();
       const unknown = await t.api.as(seeded.secretKey).post('/v1/waitlist/invites').send({ specific_email: 'nobody@x.io' }).expect(404);
       expect(unknown.body).toMatchObject({ data: null, error: { code: 'NOT_FOUND', param: 'specific_email' } });
       const other = await t.seedProject({ plan: 'indie' });
@@ -128,11 +133,13 @@ describe('waitlist invites, resends and email links', () => {
       ['an invalid specific_email', { specific_email: 'nope' }, 'specific_email'],
       ['an unknown field', { count: 1, message: 'hi' }, 'message'],
     ])('refuses %s with VALIDATION_ERROR', async (_case, body, param) => {
+      const seeded = await t.seedProject({ plan: 'indie' });
       const res = await t.api.as(seeded.secretKey).post('/v1/waitlist/invites').send(body).expect(400);
       expect(res.body).toMatchObject({ data: null, error: { code: 'VALIDATION_ERROR', param } });
     });
 
     it('needs a plan with invites, a secret key and a key at all', async () => {
+      const seeded = await t.seedProject({ plan: 'indie' });
       const free = await t.seedProject({ plan: 'free' });
       const gated = await t.api.as(free.secretKey).post('/v1/waitlist/invites').send({ count: 1 }).expect(403);
       expect(gated.body).toMatchObject({ data: null, error: { code: 'PLAN_UPGRADE_REQUIRED' } });
@@ -152,14 +159,19 @@ describe('waitlist invites, resends and email links', () => {
   });
 
   describe('POST /v1/waitlist/signups/resend-confirmation', () => {
-    let seeded: SeededProject;
-
-    beforeAll(async () => {
-      seeded = await t.seedProject({ plan: 'indie' });
+    /** Three people who just signed up, so each has had one confirmation email. */
+    async function seedSignups(): Promise<SeededProject> {
+      const seeded = await t.seedProject({ plan: 'indie' });
       await join(seeded, 'r1@x.io', 'r2@x.io', 'r3@x.io');
-    });
+      return seeded;
+    }
+    const resend = (seeded: SeededProject, email: string) =>
+      t.api.as(seeded.secretKey).post('/v1/waitlist/signups/resend-confirmation').send({ email });
+
+    afterEach(() => t.clock.reset());
 
     it('sends once per 5 minutes, counting the signup email, with Retry-After', async () => {
+      const seeded = await seedSignups();
       const early = await t.api
         .as(seeded.secretKey)
         .post('/v1/waitlist/signups/resend-confirmation')
@@ -183,6 +195,9 @@ describe('waitlist invites, resends and email links', () => {
     });
 
     it('gives the new email its own working link, and the first email still works', async () => {
+      const seeded = await seedSignups();
+      t.clock.advance(5 * 60_000 + 1_000);
+      expect((await resend(seeded, 'r1@x.io').expect(200)).body.data.status).toBe('sent');
       const [first, second] = await mailsTo(t, seeded.project.id, 'r1@x.io', 'waitlist.confirmation');
       expect(linkIn(first.textBody, 'confirm')).not.toBe(linkIn(second.textBody, 'confirm'));
       await t.api.get(linkIn(second.textBody, 'confirm')).expect(200);
@@ -191,26 +206,26 @@ describe('waitlist invites, resends and email links', () => {
     });
 
     it('sends nothing to someone already confirmed or unsubscribed', async () => {
-      t.clock.advance(5 * 60_000 + 1_000);
-      const confirmed = await t.api
-        .as(seeded.secretKey)
-        .post('/v1/waitlist/signups/resend-confirmation')
-        .send({ email: 'r1@x.io' })
-        .expect(200);
-      expect(confirmed.body.data).toEqual({ email: 'r1@x.io', status: 'already_confirmed' });
+      const seeded = await seedSignups();
+      const [confirmation] = await mailsTo(t, seeded.project.id, 'r1@x.io');
+      await t.api.get(linkIn(confirmation.textBody, 'confirm')).expect(200);
       const [mail] = await mailsTo(t, seeded.project.id, 'r2@x.io');
       await t.api.get(linkIn(mail.textBody, 'unsubscribe')).expect(200);
+      t.clock.advance(5 * 60_000 + 1_000);
+      const confirmed = await resend(seeded, 'r1@x.io').expect(200);
+      expect(confirmed.body.data).toEqual({ email: 'r1@x.io', status: 'already_confirmed' });
       const unsubscribed = await t.api
         .as(seeded.secretKey)
         .post('/v1/waitlist/signups/resend-confirmation')
         .send({ email: 'r2@x.io' })
         .expect(200);
       expect(unsubscribed.body.data).toEqual({ email: 'r2@x.io', status: 'unsubscribed' });
-      expect(await mailsTo(t, seeded.project.id, 'r1@x.io', 'waitlist.confirmation')).toHaveLength(2);
+      expect(await mailsTo(t, seeded.project.id, 'r1@x.io', 'waitlist.confirmation')).toHaveLength(1);
       expect(await mailsTo(t, seeded.project.id, 'r2@x.io', 'waitlist.confirmation')).toHaveLength(1);
     });
 
     it('answers 404 NOT_FOUND for an unknown email and for a signup of another project', async () => {
+      const seeded = await seedSignups();
       const unknown = await t.api
         .as(seeded.secretKey)
         .post('/v1/waitlist/signups/resend-confirmation')
@@ -222,6 +237,7 @@ describe('waitlist invites, resends and email links', () => {
     });
 
     it('refuses a missing or invalid email with VALIDATION_ERROR', async () => {
+      const seeded = await t.seedProject({ plan: 'indie' });
       for (const body of [{}, { email: 'nope' }]) {
         const res = await t.api.as(seeded.secretKey).post('/v1/waitlist/signups/resend-confirmation').send(body).expect(400);
         expect(res.body).toMatchObject({ data: null, error: { code: 'VALIDATION_ERROR', param: 'email' } });
@@ -229,6 +245,7 @@ describe('waitlist invites, resends and email links', () => {
     });
 
     it('needs a plan with resends, a secret key and a key at all', async () => {
+      const seeded = await t.seedProject({ plan: 'indie' });
       const free = await t.seedProject({ plan: 'free' });
       const gated = await t.api.as(free.secretKey).post('/v1/waitlist/signups/resend-confirmation').send({ email: 'r3@x.io' }).expect(403);
       expect(gated.body.error.code).toBe('PLAN_UPGRADE_REQUIRED');
@@ -243,15 +260,15 @@ describe('waitlist invites, resends and email links', () => {
   });
 
   describe('GET /v1/waitlist/confirm and GET /v1/waitlist/unsubscribe', () => {
-    let seeded: SeededProject;
-
-    beforeAll(async () => {
-      seeded = await t.seedProject({ plan: 'indie', name: 'Links & Co' });
+    /** Two people who just signed up, each with a confirmation email. */
+    async function seedSignups(): Promise<SeededProject> {
+      const seeded = await t.seedProject({ plan: 'indie', name: 'Links & Co' });
       await join(seeded, 'k1@x.io', 'k2@x.io');
-      await t.drainJobs();
-    });
+      return seeded;
+    }
 
     it('unsubscribes through the link of the confirmation email and withdraws the email consent', async () => {
+      const seeded = await seedSignups();
       const [mail] = await mailsTo(t, seeded.project.id, 'k1@x.io');
       const page = await t.api.get(linkIn(mail.textBody, 'unsubscribe')).expect(200);
       expect(page.headers['content-type']).toContain('text/html');
@@ -264,6 +281,7 @@ describe('waitlist invites, resends and email links', () => {
     });
 
     it('unsubscribes through the link of an invite email', async () => {
+      const seeded = await seedSignups();
       await t.api.as(seeded.secretKey).post('/v1/waitlist/invites').send({ specific_email: 'k2@x.io' }).expect(200);
       await t.drainJobs();
       const [invite] = await mailsTo(t, seeded.project.id, 'k2@x.io', 'waitlist.invite');
@@ -272,6 +290,7 @@ describe('waitlist invites, resends and email links', () => {
     });
 
     it('offers one-click unsubscribe (RFC 8058) through List-Unsubscribe headers', async () => {
+      const seeded = await seedSignups();
       await join(seeded, 'k3@x.io');
       await t.drainJobs();
       const [mail] = await mailsTo(t, seeded.project.id, 'k3@x.io');
@@ -288,6 +307,7 @@ describe('waitlist invites, resends and email links', () => {
     });
 
     it('accepts each token for its own purpose only', async () => {
+      const seeded = await seedSignups();
       const [mail] = await mailsTo(t, seeded.project.id, 'k2@x.io', 'waitlist.confirmation');
       const confirmToken = linkIn(mail.textBody, 'confirm').split('token=')[1];
       const unsubscribeToken = linkIn(mail.textBody, 'unsubscribe').split('token=')[1];

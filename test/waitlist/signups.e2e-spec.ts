@@ -16,9 +16,13 @@ describe('waitlist signups', () => {
   describe('POST /v1/waitlist/signups', () => {
     let seeded: SeededProject;
 
-    beforeAll(async () => {
-      seeded = await t.seedProject({ plan: 'indie', name: 'Acme Beta', slug: 'acme-beta' });
+    // An empty waitlist of its own for every test, so each runs alone or in any order.
+    beforeEach(async () => {
+      seeded = await t.seedProject({ plan: 'indie', name: 'Acme Beta' });
     });
+
+    const signUp = (email: string, referrerCode?: string) =>
+      t.api.as(seeded.secretKey).post('/v1/waitlist/signups').send({ email, referrer_code: referrerCode }).expect(201);
 
     it('puts a new email in line and answers the signup result', async () => {
       const res = await t.api.as(seeded.secretKey).post('/v1/waitlist/signups').send({ email: 'Ada@Example.com' }).expect(201);
@@ -27,7 +31,7 @@ describe('waitlist signups', () => {
           signup_id: expect.stringMatching(SIGNUP_ID),
           position: 1,
           referral_code: expect.stringMatching(CODE),
-          referral_link: `${BASE_URL}/w/acme-beta?ref=${res.body.data.referral_code}`,
+          referral_link: `${BASE_URL}/w/${seeded.project.slug}?ref=${res.body.data.referral_code}`,
           referrer_credited: false,
           confirmation_email_sent: true,
           already_registered: false,
@@ -175,27 +179,24 @@ describe('waitlist signups', () => {
     });
 
     it('answers 409 DUPLICATE_SIGNUP for a known email in any case, writing nothing', async () => {
-      const before = {
+      await signUp('ada@example.com');
+      const referrer = (await signUp('referrer@x.io')).body.data;
+      const written = async () => ({
         signups: (await signupRows(t, seeded.project.id)).length,
         events: (await eventsOf(t, seeded.project.id, 'waitlist.signup.created')).length,
         mails: (await mailsTo(t, seeded.project.id, 'ada@example.com')).length,
-      };
-      const referrer = await signupByEmail(t, seeded.project.id, 'referrer@x.io');
+      });
+      expect(await written()).toEqual({ signups: 2, events: 2, mails: 1 });
       const res = await t.api
         .as(seeded.secretKey)
         .post('/v1/waitlist/signups')
-        .send({ email: 'ADA@example.COM', referrer_code: referrer.referralCode })
+        .send({ email: 'ADA@example.COM', referrer_code: referrer.referral_code })
         .expect(409);
       expect(res.body).toMatchObject({ data: null, error: { code: 'DUPLICATE_SIGNUP', param: 'email' } });
-      expect({
-        signups: (await signupRows(t, seeded.project.id)).length,
-        events: (await eventsOf(t, seeded.project.id, 'waitlist.signup.created')).length,
-        mails: (await mailsTo(t, seeded.project.id, 'ada@example.com')).length,
-      }).toEqual(before);
-      expect((await signupByEmail(t, seeded.project.id, 'referrer@x.io')).referralCount).toBe(referrer.referralCount);
+      expect(await written()).toEqual({ signups: 2, events: 2, mails: 1 });
+      expect((await signupByEmail(t, seeded.project.id, 'referrer@x.io')).referralCount).toBe(0);
       // The position was given back: the next signup takes the next number.
-      const next = await t.api.as(seeded.secretKey).post('/v1/waitlist/signups').send({ email: 'after.dup@x.io' }).expect(201);
-      expect(next.body.data.position).toBe(before.signups + 1);
+      expect((await signUp('after.dup@x.io')).body.data.position).toBe(3);
     });
 
     it('replays an idempotent signup with the identical answer and writes nothing new', async () => {
@@ -238,6 +239,7 @@ describe('waitlist signups', () => {
     });
 
     it('keeps projects apart: same email in two projects, codes of one not credited in the other', async () => {
+      await signUp('ada@example.com');
       const other = await t.seedProject();
       const ada = await signupByEmail(t, seeded.project.id, 'ada@example.com');
       const res = await t.api
@@ -306,11 +308,11 @@ describe('waitlist signups', () => {
   });
 
   describe('GET /v1/waitlist/signups', () => {
-    let seeded: SeededProject;
     const emails = ['l1@x.io', 'l2@x.io', 'l3@x.io', 'l4@x.io', 'l5@x.io'];
 
-    beforeAll(async () => {
-      seeded = await t.seedProject({ plan: 'indie' });
+    /** Six people in line; l6 came through l1's link; the first two are invited. */
+    async function seedListed(): Promise<SeededProject> {
+      const seeded = await t.seedProject({ plan: 'indie' });
       for (const email of emails) await t.api.as(seeded.secretKey).post('/v1/waitlist/signups').send({ email }).expect(201);
       const first = await signupByEmail(t, seeded.project.id, 'l1@x.io');
       await t.api
@@ -319,9 +321,11 @@ describe('waitlist signups', () => {
         .send({ email: 'L6@x.io', referrer_code: first.referralCode, metadata: { k: 'v' }, source: { utm_source: 'news' } })
         .expect(201);
       await t.api.as(seeded.secretKey).post('/v1/waitlist/invites').send({ count: 2 }).expect(200);
-    });
+      return seeded;
+    }
 
     it('lists signups in line order with referral, confirmation and invite status', async () => {
+      const seeded = await seedListed();
       const res = await t.api.as(seeded.secretKey).get('/v1/waitlist/signups').expect(200);
       expect(res.body.meta).toEqual({ next_cursor: null, has_more: false });
       expect(res.body.data.map((item: { email: string }) => item.email)).toEqual([...emails, 'l6@x.io']);
@@ -350,6 +354,7 @@ describe('waitlist signups', () => {
     });
 
     it('pages with an opaque cursor', async () => {
+      const seeded = await seedListed();
       const first = await t.api.as(seeded.secretKey).get('/v1/waitlist/signups?limit=4').expect(200);
       expect(first.body.data.map((item: { position: number }) => item.position)).toEqual([1, 2, 3, 4]);
       expect(first.body.meta.has_more).toBe(true);
@@ -362,6 +367,7 @@ describe('waitlist signups', () => {
     });
 
     it('filters by status and by email, case-insensitively', async () => {
+      const seeded = await seedListed();
       const invited = await t.api.as(seeded.secretKey).get('/v1/waitlist/signups?status=invited').expect(200);
       expect(invited.body.data.map((item: { email: string }) => item.email)).toEqual(['l1@x.io', 'l2@x.io']);
       const one = await t.api.as(seeded.secretKey).get('/v1/waitlist/signups?email=L3@X.IO').expect(200);
@@ -371,12 +377,14 @@ describe('waitlist signups', () => {
     });
 
     it('shows nothing of another project', async () => {
+      await seedListed();
       const other = await t.seedProject();
       const res = await t.api.as(other.secretKey).get('/v1/waitlist/signups?email=l1@x.io').expect(200);
       expect(res.body.data).toEqual([]);
     });
 
     it('refuses the publishable key with KEY_INSUFFICIENT_PERMISSIONS and no key with MISSING_AUTH', async () => {
+      const seeded = await t.seedProject({ plan: 'indie' });
       const publishable = await t.api.as(seeded.publishableKey).get('/v1/waitlist/signups').expect(403);
       expect(publishable.body).toMatchObject({ data: null, error: { code: 'KEY_INSUFFICIENT_PERMISSIONS' } });
       const missing = await t.api.get('/v1/waitlist/signups').expect(401);
@@ -391,6 +399,7 @@ describe('waitlist signups', () => {
       ['cursor=not-a-cursor', 'cursor'],
       [`cursor=${Buffer.from(JSON.stringify({ position: 'x' })).toString('base64url')}`, 'cursor'],
     ])('refuses ?%s with VALIDATION_ERROR on %s', async (query, param) => {
+      const seeded = await t.seedProject({ plan: 'indie' });
       const res = await t.api.as(seeded.secretKey).get(`/v1/waitlist/signups?${query}`).expect(400);
       expect(res.body).toMatchObject({ data: null, error: { code: 'VALIDATION_ERROR', param } });
     });

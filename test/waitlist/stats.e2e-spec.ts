@@ -3,21 +3,32 @@ import { linkIn, mailsTo, signupByEmail } from './waitlist-test-helpers';
 
 describe('waitlist stats and leaderboard', () => {
   let t: TestApp;
-  let seeded: SeededProject;
 
   beforeAll(async () => {
     t = await TestApp.start();
-    seeded = await t.seedProject({ plan: 'indie' });
   });
   afterAll(() => t.close());
 
-  async function join(email: string, referrerEmail?: string): Promise<void> {
+  async function join(seeded: SeededProject, email: string, referrerEmail?: string): Promise<void> {
     const referrer_code = referrerEmail ? (await signupByEmail(t, seeded.project.id, referrerEmail)).referralCode : undefined;
     await t.api.as(seeded.secretKey).post('/v1/waitlist/signups').send({ email, referrer_code }).expect(201);
   }
 
+  /** ann refers 3, bob 2, cat 1, in that order of signup; 3 people came without a referrer. */
+  async function seedReferrals(): Promise<SeededProject> {
+    const seeded = await t.seedProject({ plan: 'indie' });
+    await join(seeded, 'ann@x.io');
+    await join(seeded, 'bob@x.io');
+    await join(seeded, 'cat@x.io');
+    for (const email of ['a1@x.io', 'a2@x.io', 'a3@x.io']) await join(seeded, email, 'ann@x.io');
+    for (const email of ['b1@x.io', 'b2@x.io']) await join(seeded, email, 'bob@x.io');
+    await join(seeded, 'c1@x.io', 'cat@x.io');
+    return seeded;
+  }
+
   describe('GET /v1/waitlist/stats', () => {
     it('answers zeros for an empty waitlist', async () => {
+      const seeded = await t.seedProject({ plan: 'indie' });
       const res = await t.api.as(seeded.secretKey).get('/v1/waitlist/stats').expect(200);
       expect(res.body).toEqual({
         data: {
@@ -33,14 +44,7 @@ describe('waitlist stats and leaderboard', () => {
     });
 
     it('counts signups, confirmations, invites and referrals', async () => {
-      // ann refers 3, bob refers 2 (ann earlier wins ties elsewhere), cat refers 1; 3 people with no referrer.
-      await join('ann@x.io');
-      await join('bob@x.io');
-      await join('cat@x.io');
-      for (const email of ['a1@x.io', 'a2@x.io', 'a3@x.io']) await join(email, 'ann@x.io');
-      for (const email of ['b1@x.io', 'b2@x.io']) await join(email, 'bob@x.io');
-      await join('c1@x.io', 'cat@x.io');
-      await t.drainJobs();
+      const seeded = await seedReferrals();
       for (const email of ['ann@x.io', 'b1@x.io']) {
         const [mail] = await mailsTo(t, seeded.project.id, email);
         await t.api.get(linkIn(mail.textBody, 'confirm')).expect(200);
@@ -64,12 +68,14 @@ describe('waitlist stats and leaderboard', () => {
     });
 
     it('shows another project nothing of this one', async () => {
+      await seedReferrals();
       const other = await t.seedProject();
       const res = await t.api.as(other.secretKey).get('/v1/waitlist/stats').expect(200);
       expect(res.body.data.total_signups).toBe(0);
     });
 
     it('refuses the publishable key and a missing key', async () => {
+      const seeded = await t.seedProject({ plan: 'indie' });
       expect((await t.api.as(seeded.publishableKey).get('/v1/waitlist/stats').expect(403)).body.error.code).toBe(
         'KEY_INSUFFICIENT_PERMISSIONS',
       );
@@ -79,7 +85,8 @@ describe('waitlist stats and leaderboard', () => {
 
   describe('GET /v1/waitlist/leaderboard', () => {
     it('ranks people by referrals, earliest signup first on ties, with masked emails', async () => {
-      await join('c2@x.io', 'cat@x.io'); // cat now ties bob with 2; bob signed up first
+      const seeded = await seedReferrals();
+      await join(seeded, 'c2@x.io', 'cat@x.io'); // cat now ties bob with 2; bob signed up first
       const res = await t.api.as(seeded.secretKey).get('/v1/waitlist/leaderboard').expect(200);
       expect(res.body).toEqual({
         data: [
@@ -92,11 +99,14 @@ describe('waitlist stats and leaderboard', () => {
     });
 
     it('leaves out people who unsubscribed', async () => {
+      const seeded = await seedReferrals();
       const [mail] = await mailsTo(t, seeded.project.id, 'bob@x.io');
       await t.api.get(linkIn(mail.textBody, 'unsubscribe')).expect(200);
       const res = await t.api.as(seeded.secretKey).get('/v1/waitlist/leaderboard').expect(200);
-      expect(res.body.data.map((item: { referral_count: number }) => item.referral_count)).toEqual([3, 2]);
-      expect(res.body.data.map((item: { rank: number }) => item.rank)).toEqual([1, 2]);
+      expect(res.body.data).toEqual([
+        { rank: 1, masked_email: 'a***@x***.io', referral_count: 3 },
+        { rank: 2, masked_email: 'c***@x***.io', referral_count: 1 },
+      ]);
     });
 
     it('lists at most 50 people', async () => {
@@ -123,6 +133,7 @@ describe('waitlist stats and leaderboard', () => {
     });
 
     it('refuses the publishable key', async () => {
+      const seeded = await t.seedProject({ plan: 'indie' });
       const res = await t.api.as(seeded.publishableKey).get('/v1/waitlist/leaderboard').expect(403);
       expect(res.body).toMatchObject({ data: null, error: { code: 'KEY_INSUFFICIENT_PERMISSIONS' } });
     });

@@ -57,15 +57,16 @@ describe('POST /v1/waitlist/signups with the bot check on', () => {
     verifier = new FakeVerifier();
     const url = await verifier.start();
     t = await TestApp.start({ env: { TURNSTILE_SECRET: 'turnstile-test-secret', TURNSTILE_VERIFY_URL: url } });
-    seeded = await t.seedProject({ plan: 'indie' });
   });
   afterAll(async () => {
     await t.close();
     await verifier.stop();
   });
-  beforeEach(() => {
+  // An empty waitlist and a verifier that accepts, for every test.
+  beforeEach(async () => {
     verifier.mode = 'accept';
     verifier.received.length = 0;
+    seeded = await t.seedProject({ plan: 'indie' });
   });
 
   async function expectNothingWritten(): Promise<void> {

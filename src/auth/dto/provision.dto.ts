@@ -17,7 +17,7 @@ export class AccountDto {
   @ApiProperty({ type: String, nullable: true, example: 'ada@example.com', description: "From the token's email claim." })
   email: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2026-11-20T10:00:00.000Z', description: 'When the first sign-in provisioned the account.' })
   created_at: string;
 }
 
@@ -25,7 +25,7 @@ export class ProvisionResultDto {
   @ApiProperty({ description: 'True when this call created the account; false when it already existed.' })
   created: boolean;
 
-  @ApiProperty({ type: AccountDto })
+  @ApiProperty({ type: AccountDto, description: "The dashboard account of the token's subject." })
   account: AccountDto;
 
   @ApiProperty({ type: ProjectDto, description: 'The first project of the account (Free plan).' })

@@ -52,10 +52,10 @@ export class ContactDto {
   @ApiProperty({ example: false, description: 'Whether the person pays for the product.' })
   paying: boolean;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2026-11-20T10:00:00.000Z', description: 'When the project first met this person.' })
   created_at: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T08:30:00.000Z', description: 'The last change to stage, details or consents.' })
   updated_at: string;
 }
 

@@ -10,7 +10,7 @@ export const DETAIL_FILTER = /^[^=]{1,64}=.{0,1000}$/s;
 const toList = ({ value }: { value: unknown }) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);
 
 export class ListContactsQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ enum: CONTACT_STAGES })
+  @ApiPropertyOptional({ enum: CONTACT_STAGES, example: 'waitlist', description: 'Only contacts at this stage.' })
   @IsOptional()
   @IsIn(CONTACT_STAGES)
   stage?: ContactStage;

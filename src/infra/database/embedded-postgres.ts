@@ -1,17 +1,25 @@
 import { Logger } from '@nestjs/common';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { guardExtendedProtocol } from './pglite-protocol-guard';
 
 export interface EmbeddedPostgres {
   /** A postgres:// URL on a loopback port; TypeORM, pg and BullMQ connect to it unchanged. */
   readonly url: string;
+  /** Writes the data files as a tarball that `template` can start from. Call it while no query runs. */
+  saveTo(path: string): Promise<void>;
   stop(): Promise<void>;
 }
 
 export interface EmbeddedPostgresOptions {
   /** A folder for the data files, or 'memory' for a throwaway database (tests). */
   readonly dataDir: string | 'memory';
+  /**
+   * In-memory only: start from a copy of a tarball written by `saveTo` instead of an empty cluster.
+   * Skipping initdb saves about a second per start; the test suites start dozens of these.
+   */
+  readonly template?: string;
   readonly maxConnections?: number;
 }
 
@@ -50,8 +58,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   const inMemory = options.dataDir === 'memory';
+  if (options.template && !inMemory) throw new Error('A template can only seed an in-memory embedded database');
+  const loadDataDir = options.template ? new Blob([await readFile(options.template)]) : undefined;
   const release = inMemory ? () => undefined : claimDataDir(options.dataDir);
-  const db = await PGlite.create({ dataDir: inMemory ? 'memory://' : join(options.dataDir, 'pg') });
+  const db = await PGlite.create({ dataDir: inMemory ? 'memory://' : join(options.dataDir, 'pg'), loadDataDir });
   const server = new PGLiteSocketServer({
     db: guardExtendedProtocol(db),
     host: '127.0.0.1',
@@ -63,6 +73,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   new Logger('EmbeddedPostgres').log(`Embedded PostgreSQL ${inMemory ? 'in memory' : `in ${options.dataDir}`} at ${url}`);
   return {
     url,
+    async saveTo(path) {
+      const tarball = await db.dumpDataDir('none');
+      await writeFile(path, Buffer.from(await tarball.arrayBuffer()));
+    },
     async stop() {
       await server.stop();
       await db.close();

@@ -17,6 +17,6 @@ export class ProjectDto {
   @ApiProperty({ format: 'uri', example: 'https://launch.example.com/changelog/acme' })
   changelog_public_url: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2026-11-20T10:00:00.000Z', description: 'When the project was created.' })
   created_at: string;
 }

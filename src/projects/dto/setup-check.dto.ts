@@ -1,13 +1,25 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PLAN_NAMES, type PlanName } from '../plans';
 
+/** What the project's plan includes; the features of the spec's setup check, one boolean each. */
 export class FeaturesEnabledDto {
-  @ApiProperty() changelog: boolean;
-  @ApiProperty() waitlist: boolean;
-  @ApiProperty() feedback: boolean;
-  @ApiProperty() notifications: boolean;
-  @ApiProperty() email_notifications: boolean;
-  @ApiProperty() custom_domain: boolean;
+  @ApiProperty({ example: true, description: 'Changelog entries and the public changelog page (every plan).' })
+  changelog: boolean;
+
+  @ApiProperty({ example: true, description: 'Waitlist signups, referrals and stats (every plan).' })
+  waitlist: boolean;
+
+  @ApiProperty({ example: true, description: 'Feedback collection and classification (every plan).' })
+  feedback: boolean;
+
+  @ApiProperty({ example: true, description: 'In-app notifications (the bell; every plan).' })
+  notifications: boolean;
+
+  @ApiProperty({ example: false, description: 'Emails to changelog subscribers (Indie and up).' })
+  email_notifications: boolean;
+
+  @ApiProperty({ example: false, description: 'The public changelog on a hostname of your own (Builder and up).' })
+  custom_domain: boolean;
 }
 
 export class SetupLimitsDto {
@@ -42,16 +54,16 @@ export class SetupCheckDto {
   @ApiProperty({ example: 'Acme' })
   project_name: string;
 
-  @ApiProperty({ enum: PLAN_NAMES })
+  @ApiProperty({ enum: PLAN_NAMES, example: 'free', description: "The project's plan." })
   plan: PlanName;
 
-  @ApiProperty({ type: FeaturesEnabledDto })
+  @ApiProperty({ type: FeaturesEnabledDto, description: 'Which features the plan includes.' })
   features_enabled: FeaturesEnabledDto;
 
-  @ApiProperty({ type: SetupLimitsDto })
+  @ApiProperty({ type: SetupLimitsDto, description: 'What is left of the counted limits of the plan.' })
   limits: SetupLimitsDto;
 
-  @ApiProperty({ type: PlanDetailsDto })
+  @ApiProperty({ type: PlanDetailsDto, description: 'The plan in words, what it lacks and where to upgrade.' })
   plan_details: PlanDetailsDto;
 }
 

@@ -62,7 +62,10 @@ export class CreateSignupDto {
   @IsFlatRecord()
   metadata?: Record<string, string | number | boolean>;
 
-  @ApiPropertyOptional({ type: SignupSourceDto })
+  @ApiPropertyOptional({
+    type: SignupSourceDto,
+    description: 'Where the person came from; kept with the signup and sent in `waitlist.signup.created`.',
+  })
   @IsOptional()
   @IsObject()
   @ValidateNested()

@@ -10,7 +10,7 @@ export class ListSignupsQueryDto extends PageQueryDto {
   @MaxLength(254)
   email?: string;
 
-  @ApiPropertyOptional({ enum: SIGNUP_STATUSES })
+  @ApiPropertyOptional({ enum: SIGNUP_STATUSES, example: 'waiting', description: 'Only signups with this status.' })
   @IsOptional()
   @IsIn(SIGNUP_STATUSES)
   status?: SignupStatus;

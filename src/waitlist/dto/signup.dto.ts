@@ -39,13 +39,29 @@ export class SignupDto {
   @ApiProperty({ example: true, description: 'Double opt-in: the person clicked the confirmation link.' })
   confirmed: boolean;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    example: '2026-11-20T10:05:00.000Z',
+    description: 'When the person first clicked the confirmation link; null until then.',
+  })
   confirmed_at: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When an invite wave invited the person; null until then.',
+  })
   invited_at: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the person unsubscribed; null while subscribed.',
+  })
   unsubscribed_at: string | null;
 
   @ApiProperty({ example: 'K7M2Q9XA', pattern: '^[A-Za-z0-9]{8}$' })
@@ -62,7 +78,7 @@ export class SignupDto {
   })
   referred_by: string | null;
 
-  @ApiProperty({ type: SignupSourceViewDto })
+  @ApiProperty({ type: SignupSourceViewDto, description: 'Where the person came from, as sent at signup; null for what was not sent.' })
   source: SignupSourceViewDto;
 
   @ApiProperty({
@@ -72,7 +88,7 @@ export class SignupDto {
   })
   metadata: Record<string, string | number | boolean>;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2026-11-20T10:00:00.000Z', description: 'When the person signed up (or was imported).' })
   created_at: string;
 }
 
