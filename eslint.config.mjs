@@ -16,7 +16,18 @@ import tseslint from 'typescript-eslint';
 const KERNEL = ['common', 'config'];
 const INFRA = ['infra'];
 const PLATFORM = ['auth', 'projects', 'idempotency', 'events', 'health', 'openapi'];
-export const FEATURES = ['analytics', 'contacts', 'dashboard', 'feedback', 'waitlist', 'changelog', 'notifications', 'webhooks', 'mcp', 'widgets'];
+export const FEATURES = [
+  'analytics',
+  'contacts',
+  'dashboard',
+  'feedback',
+  'waitlist',
+  'changelog',
+  'notifications',
+  'webhooks',
+  'mcp',
+  'widgets',
+];
 const SHELL = ['cli'];
 const MAX_DEPTH = 5;
 
@@ -30,7 +41,12 @@ const anyOf = (names) => `(${names.join('|')})`;
 function forbid(layer, forbidden, message, extraPatterns = () => []) {
   return Array.from({ length: MAX_DEPTH }, (_, index) => {
     const depth = index + 1;
-    const files = [`src/${layer}/${Array(depth - 1).fill('*').concat('*.ts').join('/')}`];
+    const files = [
+      `src/${layer}/${Array(depth - 1)
+        .fill('*')
+        .concat('*.ts')
+        .join('/')}`,
+    ];
     const patterns = [];
     if (forbidden.length > 0) patterns.push({ regex: `^${up(depth)}${anyOf(forbidden)}(/|$)`, message });
     patterns.push(...extraPatterns(depth));
@@ -40,7 +56,11 @@ function forbid(layer, forbidden, message, extraPatterns = () => []) {
 
 const boundaries = [
   ...KERNEL.flatMap((layer) =>
-    forbid(layer, [...INFRA, ...PLATFORM, ...FEATURES, ...SHELL], `${layer}/ is the kernel: it imports no infra, platform module or feature.`),
+    forbid(
+      layer,
+      [...INFRA, ...PLATFORM, ...FEATURES, ...SHELL],
+      `${layer}/ is the kernel: it imports no infra, platform module or feature.`,
+    ),
   ),
   ...INFRA.flatMap((layer) => forbid(layer, [...PLATFORM, ...FEATURES, ...SHELL], 'infra/ imports only the kernel and infra.')),
   ...PLATFORM.flatMap((layer) => forbid(layer, [...FEATURES, ...SHELL], `${layer}/ is a platform module: it imports no feature.`)),

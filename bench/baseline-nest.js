@@ -66,7 +66,12 @@ Module({ controllers: [BenchController] })(BenchModule);
 async function main() {
   const app = await NestFactory.create(BenchModule, { logger: ['error'] });
   await app.listen(Number(process.env.PORT), '127.0.0.1');
-  process.once('SIGTERM', () => app.close().then(() => work.close()).then(() => process.exit(0)));
+  process.once('SIGTERM', () =>
+    app
+      .close()
+      .then(() => work.close())
+      .then(() => process.exit(0)),
+  );
 }
 
 main().catch((error) => {

@@ -90,14 +90,18 @@ class BaselineWork {
   }
 
   enqueueMail(id) {
-    return this.mailQueue.add('mail.send', { id }, {
-      jobId: `mail.send-${id}`,
-      delay: 0,
-      attempts: 3,
-      backoff: { type: 'exponential', delay: 1_000 },
-      removeOnComplete: true,
-      removeOnFail: true,
-    });
+    return this.mailQueue.add(
+      'mail.send',
+      { id },
+      {
+        jobId: `mail.send-${id}`,
+        delay: 0,
+        attempts: 3,
+        backoff: { type: 'exponential', delay: 1_000 },
+        removeOnComplete: true,
+        removeOnFail: true,
+      },
+    );
   }
 
   /** API key → project, cached like the service's key cache (5 s). */
@@ -137,8 +141,17 @@ class BaselineWork {
       const now = clock.now();
       const metadata = input.metadata ?? {};
       const referrerId = input.referrer_code ? await creditReferrer(em, project.id, normalizeReferralCode(input.referrer_code)) : null;
-      await this.contacts.upsertContact(em, project.id, { email, stage: 'waitlist', details: metadata, consents: { waitlist_emails: 'granted' } });
-      const draft = signupDraft(project.id, { email, channel, metadata, source: compactSource(input.source), referredBySignupId: referrerId }, now);
+      await this.contacts.upsertContact(em, project.id, {
+        email,
+        stage: 'waitlist',
+        details: metadata,
+        consents: { waitlist_emails: 'granted' },
+      });
+      const draft = signupDraft(
+        project.id,
+        { email, channel, metadata, source: compactSource(input.source), referredBySignupId: referrerId },
+        now,
+      );
       const tokens = issueConfirmationTokens(draft, now);
       const signup = placeSignup(draft, await insertAtNextPosition(em, draft, tokens.rows));
       await this.outbox.record(em, project.id, 'waitlist.signup.created', signupCreatedData(signup));
@@ -151,7 +164,13 @@ class BaselineWork {
         unsubscribeUrl: unsubscribe,
         referralLink: link,
       });
-      const mailId = await this.insertMail(em, { projectId: project.id, kind: 'waitlist.confirmation', to: email, headers: oneClickUnsubscribe(unsubscribe), ...rendered });
+      const mailId = await this.insertMail(em, {
+        projectId: project.id,
+        kind: 'waitlist.confirmation',
+        to: email,
+        headers: oneClickUnsubscribe(unsubscribe),
+        ...rendered,
+      });
       afterCommit(() => this.enqueueMail(mailId));
       return toSignupResultDto(signup, link, project.plan);
     });

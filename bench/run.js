@@ -93,9 +93,13 @@ function startTargets(env) {
 }
 
 function createProject(env, name) {
-  const out = execFileSync(process.execPath, [join(__dirname, '..', 'dist', 'cli.js'), 'project:create', '--name', name, '--plan', 'builder', '--json'], {
-    env: { ...env, LOG_LEVEL: 'error' },
-  });
+  const out = execFileSync(
+    process.execPath,
+    [join(__dirname, '..', 'dist', 'cli.js'), 'project:create', '--name', name, '--plan', 'builder', '--json'],
+    {
+      env: { ...env, LOG_LEVEL: 'error' },
+    },
+  );
   const created = JSON.parse(out.toString('utf8'));
   return { id: created.project_id, secretKey: created.secret_key, publishableKey: created.publishable_key };
 }
@@ -103,9 +107,8 @@ function createProject(env, name) {
 function load(port, route, context) {
   return new Promise((resolve, reject) => {
     const requests = [{ method: route.method, path: route.path, setupRequest: (request) => route.request(request, context) }];
-    autocannon(
-      { url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, duration: SECONDS, requests },
-      (error, result) => (error ? reject(error) : resolve(result)),
+    autocannon({ url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, duration: SECONDS, requests }, (error, result) =>
+      error ? reject(error) : resolve(result),
     );
   });
 }
@@ -207,13 +210,21 @@ async function main() {
       }
       const summary = summarize(route, samples);
       summaries.push(summary);
-      process.stderr.write(`${route.name}: ours ${Math.round(summary.service.rps)} req/s, ${(summary.vsBareNest * 100).toFixed(0)}% of bare nest\n`);
+      process.stderr.write(
+        `${route.name}: ours ${Math.round(summary.service.rps)} req/s, ${(summary.vsBareNest * 100).toFixed(0)}% of bare nest\n`,
+      );
     }
     printSummary(summaries);
-    if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify({ seconds: SECONDS, connections: CONNECTIONS, rounds: ROUNDS, summaries }, null, 2));
+    if (process.env.BENCH_JSON)
+      writeFileSync(
+        process.env.BENCH_JSON,
+        JSON.stringify({ seconds: SECONDS, connections: CONNECTIONS, rounds: ROUNDS, summaries }, null, 2),
+      );
   } finally {
     for (const child of Object.values(targets)) child.kill('SIGTERM');
-    await Promise.all(Object.values(targets).map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : null)));
+    await Promise.all(
+      Object.values(targets).map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : null)),
+    );
     await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   }
 }

@@ -29,7 +29,16 @@ export interface AppModuleOptions {
 }
 
 /** Feature modules. Each later capability adds its module here. */
-const FEATURE_MODULES = [HealthModule, ProjectsModule, AuthModule, DashboardModule, ContactsModule, AnalyticsModule, FeedbackModule, WaitlistModule];
+const FEATURE_MODULES = [
+  HealthModule,
+  ProjectsModule,
+  AuthModule,
+  DashboardModule,
+  ContactsModule,
+  AnalyticsModule,
+  FeedbackModule,
+  WaitlistModule,
+];
 
 /**
  * The whole application. Cross-cutting behaviour is registered once: one guard enforces each

@@ -36,4 +36,6 @@ export const CurrentDashboardUser = createParamDecorator((_: unknown, context: E
  * checked against `user_hash` for browsers. Null only on `endUser: 'optional'` routes called
  * without a `user_id`.
  */
-export const CurrentEndUser = createParamDecorator((_: unknown, context: ExecutionContext): EndUser | null => endUserOf(requestOf(context)));
+export const CurrentEndUser = createParamDecorator((_: unknown, context: ExecutionContext): EndUser | null =>
+  endUserOf(requestOf(context)),
+);

@@ -37,7 +37,13 @@ function strategyOptions(config: AppConfig): StrategyOptionsWithoutRequest {
     jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
     secretOrKeyProvider: config.jwt
       ? checkedFirst(
-          passportJwtSecret({ jwksUri: config.jwt.jwksUrl, cache: true, cacheMaxAge: 10 * 60_000, rateLimit: true, jwksRequestsPerMinute: 10 }),
+          passportJwtSecret({
+            jwksUri: config.jwt.jwksUrl,
+            cache: true,
+            cacheMaxAge: 10 * 60_000,
+            rateLimit: true,
+            jwksRequestsPerMinute: 10,
+          }),
         )
       : notConfigured,
     algorithms: ['RS256'],
@@ -66,7 +72,9 @@ export class DashboardJwtStrategy extends PassportStrategy(Strategy) {
       throw new ApiError('INVALID_CLERK_TOKEN', 'The sign-in token has no usable subject (1 to 255 printable characters).');
     }
     const usableEmail =
-      typeof email === 'string' && email.length <= MAX_EMAIL_LENGTH && email.includes('@') && !CONTROL_CHARACTERS.test(email) ? email : null;
+      typeof email === 'string' && email.length <= MAX_EMAIL_LENGTH && email.includes('@') && !CONTROL_CHARACTERS.test(email)
+        ? email
+        : null;
     return { subject: sub, email: usableEmail };
   }
 }
@@ -79,7 +87,8 @@ function refusalOf(info: unknown, logger: Logger): ApiError {
   let reason = 'The sign-in token could not be verified.';
   if (name === 'TokenExpiredError') reason = 'The sign-in token has expired.';
   else if (name === 'NotBeforeError') reason = 'The sign-in token is not valid yet.';
-  else if (name === 'SigningKeyNotFoundError') reason = "The sign-in token was signed with a key the identity provider's key set does not have.";
+  else if (name === 'SigningKeyNotFoundError')
+    reason = "The sign-in token was signed with a key the identity provider's key set does not have.";
   else if (/issuer/.test(message)) reason = 'The sign-in token comes from another issuer.';
   else if (/signature/.test(message)) reason = 'The sign-in token has a bad signature.';
   else if (/algorithm/.test(message)) reason = 'The sign-in token is not signed with RS256.';

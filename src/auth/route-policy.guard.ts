@@ -52,7 +52,11 @@ export class RoutePolicyGuard implements CanActivate {
     private readonly endUsers: EndUserVerifier,
     private readonly idempotency: IdempotencyClaims,
   ) {
-    this.browserRule = { bucket: 'browser', limit: config.browserRateLimit ?? PLATFORM_LIMITS.browserCallsPerMinutePerIp, windowMs: 60_000 };
+    this.browserRule = {
+      bucket: 'browser',
+      limit: config.browserRateLimit ?? PLATFORM_LIMITS.browserCallsPerMinutePerIp,
+      windowMs: 60_000,
+    };
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -94,7 +98,8 @@ export class RoutePolicyGuard implements CanActivate {
     if (!key) throw new ApiError('INVALID_API_KEY', 'No such API key.', { param: 'Authorization' });
     if (key.revoked) throw new ApiError('REVOKED_API_KEY', 'This API key was revoked.', { param: 'Authorization' });
     if (key.type === 'secret') return { kind: 'secret_key', project: key.project, keyId: key.id };
-    if (mode === 'secret') throw new ApiError('KEY_INSUFFICIENT_PERMISSIONS', 'This endpoint needs a secret key.', { param: 'Authorization' });
+    if (mode === 'secret')
+      throw new ApiError('KEY_INSUFFICIENT_PERMISSIONS', 'This endpoint needs a secret key.', { param: 'Authorization' });
     return { kind: 'publishable_key', project: key.project, keyId: key.id };
   }
 

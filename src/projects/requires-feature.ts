@@ -17,5 +17,8 @@ export const requiredFeatureOf = handlerMetadata<Feature>(REQUIRED_FEATURE);
 
 export function assertPlanAllows(project: ProjectRef, feature: Feature): void {
   if (planAllows(project.plan, feature)) return;
-  throw new ApiError('PLAN_UPGRADE_REQUIRED', `This needs the ${minimumPlanFor(feature)} plan or higher; the project is on ${project.plan}.`);
+  throw new ApiError(
+    'PLAN_UPGRADE_REQUIRED',
+    `This needs the ${minimumPlanFor(feature)} plan or higher; the project is on ${project.plan}.`,
+  );
 }

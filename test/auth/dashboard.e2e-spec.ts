@@ -74,7 +74,11 @@ describe('Dashboard sign-in', () => {
       ];
       for (const [token, message] of cases) {
         const res = await t.api.as(token).post('/v1/auth/provision').send({}).expect(401);
-        expect(res.body.error).toMatchObject({ code: 'INVALID_CLERK_TOKEN', param: 'Authorization', message: expect.stringMatching(message) });
+        expect(res.body.error).toMatchObject({
+          code: 'INVALID_CLERK_TOKEN',
+          param: 'Authorization',
+          message: expect.stringMatching(message),
+        });
         // Our words, never the library's.
         expect(res.body.error.message).not.toMatch(/jwt|invalid signature|evil\.example/);
       }

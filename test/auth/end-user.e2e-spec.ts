@@ -45,10 +45,14 @@ describe('End-user identity on publishable routes (user_id + user_hash)', () => 
 
   it('refuses a wrong hash, a hash of another user and a missing hash with 403 USER_HASH_INVALID', async () => {
     const { publishableKey } = await projectWithSecret();
-    const wrong = await bell(publishableKey).get('/v1/_probe/bell?user_id=user_42').set('X-Service-User-Hash', hashOf('user_42', 'svc_ntf_x'));
+    const wrong = await bell(publishableKey)
+      .get('/v1/_probe/bell?user_id=user_42')
+      .set('X-Service-User-Hash', hashOf('user_42', 'svc_ntf_x'));
     expect(wrong.status).toBe(403);
     expect(wrong.body).toMatchObject({ data: null, error: { code: 'USER_HASH_INVALID', param: 'user_hash' } });
-    const otherUser = await bell(publishableKey).get('/v1/_probe/bell?user_id=user_43').set('X-Service-User-Hash', hashOf('user_42', CURRENT));
+    const otherUser = await bell(publishableKey)
+      .get('/v1/_probe/bell?user_id=user_43')
+      .set('X-Service-User-Hash', hashOf('user_42', CURRENT));
     expect(otherUser.body.error.code).toBe('USER_HASH_INVALID');
     const missing = await bell(publishableKey).get('/v1/_probe/bell?user_id=user_42');
     expect(missing.status).toBe(403);
@@ -90,9 +94,13 @@ describe('End-user identity on publishable routes (user_id + user_hash)', () => 
     expect(strict.status).toBe(403);
     expect(strict.body.error.code).toBe('USER_HASH_INVALID');
     // A hash that is sent is always checked.
-    const wrong = await bell(publishableKey).get('/v1/_probe/bell?user_id=user_42').set('X-Service-User-Hash', hashOf('user_42', 'svc_ntf_x'));
+    const wrong = await bell(publishableKey)
+      .get('/v1/_probe/bell?user_id=user_42')
+      .set('X-Service-User-Hash', hashOf('user_42', 'svc_ntf_x'));
     expect(wrong.status).toBe(403);
-    const right = await bell(publishableKey).get('/v1/_probe/bell/strict?user_id=user_42').set('X-Service-User-Hash', hashOf('user_42', CURRENT));
+    const right = await bell(publishableKey)
+      .get('/v1/_probe/bell/strict?user_id=user_42')
+      .set('X-Service-User-Hash', hashOf('user_42', CURRENT));
     expect(right.body.data).toEqual({ userId: 'user_42', verified: true });
   });
 
@@ -112,10 +120,15 @@ describe('End-user identity on publishable routes (user_id + user_hash)', () => 
     expect(long.body.error).toMatchObject({ code: 'VALIDATION_ERROR', param: 'user_id' });
     const twice = await bell(publishableKey).get('/v1/_probe/bell?user_id=a&user_id=b');
     expect(twice.body.error).toMatchObject({ code: 'VALIDATION_ERROR', param: 'user_id' });
-    const notString = await bell(publishableKey).post('/v1/_probe/bell').send({ user_id: 42, user_hash: hashOf('42', CURRENT) });
+    const notString = await bell(publishableKey)
+      .post('/v1/_probe/bell')
+      .send({ user_id: 42, user_hash: hashOf('42', CURRENT) });
     expect(notString.body.error).toMatchObject({ code: 'VALIDATION_ERROR', param: 'user_id' });
     const longest = 'ü'.repeat(256);
-    await bell(publishableKey).get(`/v1/_probe/bell?user_id=${encodeURIComponent(longest)}`).set('X-Service-User-Hash', hashOf(longest, CURRENT)).expect(200);
+    await bell(publishableKey)
+      .get(`/v1/_probe/bell?user_id=${encodeURIComponent(longest)}`)
+      .set('X-Service-User-Hash', hashOf(longest, CURRENT))
+      .expect(200);
   });
 
   it('lets an optional-identity route run anonymously, but never treats a user_id without a valid hash as anonymous', async () => {
@@ -125,16 +138,23 @@ describe('End-user identity on publishable routes (user_id + user_hash)', () => 
     const unverified = await bell(publishableKey).get('/v1/_probe/widget?user_id=user_42');
     expect(unverified.status).toBe(403);
     expect(unverified.body.error.code).toBe('USER_HASH_INVALID');
-    const verified = await bell(publishableKey).get('/v1/_probe/widget?user_id=user_42').set('X-Service-User-Hash', hashOf('user_42', CURRENT));
+    const verified = await bell(publishableKey)
+      .get('/v1/_probe/widget?user_id=user_42')
+      .set('X-Service-User-Hash', hashOf('user_42', CURRENT));
     expect(verified.body.data).toEqual({ user: { userId: 'user_42', verified: true } });
   });
 
-  it('keeps projects apart: a hash made with another project\'s secret is refused', async () => {
+  it("keeps projects apart: a hash made with another project's secret is refused", async () => {
     const first = await projectWithSecret();
     const second = await t.seedProject();
     PROBE_SIGNING_SECRETS.set(second.project.id, { current: 'svc_ntf_secondSECONDsecondSECONDseco', previous: null });
-    const res = await bell(second.publishableKey).get('/v1/_probe/bell?user_id=user_42').set('X-Service-User-Hash', hashOf('user_42', CURRENT));
+    const res = await bell(second.publishableKey)
+      .get('/v1/_probe/bell?user_id=user_42')
+      .set('X-Service-User-Hash', hashOf('user_42', CURRENT));
     expect(res.status).toBe(403);
-    await bell(first.publishableKey).get('/v1/_probe/bell?user_id=user_42').set('X-Service-User-Hash', hashOf('user_42', CURRENT)).expect(200);
+    await bell(first.publishableKey)
+      .get('/v1/_probe/bell?user_id=user_42')
+      .set('X-Service-User-Hash', hashOf('user_42', CURRENT))
+      .expect(200);
   });
 });

@@ -26,21 +26,23 @@ describe('import boundaries (npm run lint)', () => {
   }
 
   it('refuses a feature import in the kernel, at any depth', async () => {
-    expect(await boundaryErrors('src/common/http/planted.ts', "import { SignupsService } from '../../waitlist/signups.service';\n")).toEqual([
-      expect.stringContaining('kernel'),
-    ]);
+    expect(
+      await boundaryErrors('src/common/http/planted.ts', "import { SignupsService } from '../../waitlist/signups.service';\n"),
+    ).toEqual([expect.stringContaining('kernel')]);
     expect(await boundaryErrors('src/common/planted.ts', "import { ProjectRef } from '../projects/project-ref';\n")).toHaveLength(1);
     expect(await boundaryErrors('src/config/planted.ts', "import { Database } from '../infra/database/database';\n")).toHaveLength(1);
   });
 
   it('refuses platform modules and features in infra', async () => {
-    expect(await boundaryErrors('src/infra/mail/planted.ts', "import { ProjectEntity } from '../../projects/entities/project.entity';\n")).toEqual([
-      expect.stringContaining('infra/'),
-    ]);
+    expect(
+      await boundaryErrors('src/infra/mail/planted.ts', "import { ProjectEntity } from '../../projects/entities/project.entity';\n"),
+    ).toEqual([expect.stringContaining('infra/')]);
   });
 
   it('refuses features in platform modules', async () => {
-    expect(await boundaryErrors('src/auth/planted.ts', "import { FeedbackService } from '../feedback/feedback.service';\n")).toHaveLength(1);
+    expect(await boundaryErrors('src/auth/planted.ts', "import { FeedbackService } from '../feedback/feedback.service';\n")).toHaveLength(
+      1,
+    );
   });
 
   it("lets a feature use another feature's module, services and DTOs, never its internals", async () => {
@@ -52,10 +54,12 @@ describe('import boundaries (npm run lint)', () => {
       "import { ProjectRef } from '../projects/project-ref';",
     ].join('\n');
     expect(await boundaryErrors('src/waitlist/planted.ts', `${allowed}\n`)).toEqual([]);
-    expect(await boundaryErrors('src/waitlist/planted.ts', "import { ContactEntity } from '../contacts/entities/contact.entity';\n")).toEqual([
-      expect.stringContaining('never its internals'),
-    ]);
-    expect(await boundaryErrors('src/feedback/dto/planted.ts', "import { upsertContactsByKey } from '../../contacts/contacts.queries';\n")).toHaveLength(1);
+    expect(
+      await boundaryErrors('src/waitlist/planted.ts', "import { ContactEntity } from '../contacts/entities/contact.entity';\n"),
+    ).toEqual([expect.stringContaining('never its internals')]);
+    expect(
+      await boundaryErrors('src/feedback/dto/planted.ts', "import { upsertContactsByKey } from '../../contacts/contacts.queries';\n"),
+    ).toHaveLength(1);
   });
 
   it('lets the application shell import anything', async () => {

@@ -74,7 +74,9 @@ export class ProbeController implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.endUsers.useSigningSecrets((projectId) => Promise.resolve(PROBE_SIGNING_SECRETS.get(projectId) ?? { current: null, previous: null }));
+    this.endUsers.useSigningSecrets((projectId) =>
+      Promise.resolve(PROBE_SIGNING_SECRETS.get(projectId) ?? { current: null, previous: null }),
+    );
   }
 
   @Get('bell')

@@ -14,7 +14,8 @@ export class EndUserFieldsDto {
   user_id?: string;
 
   @ApiPropertyOptional({
-    description: 'HMAC-SHA256 of user_id keyed with the notification signing secret, lowercase hex. Also accepted as the X-Service-User-Hash header.',
+    description:
+      'HMAC-SHA256 of user_id keyed with the notification signing secret, lowercase hex. Also accepted as the X-Service-User-Hash header.',
     example: '3f1c9a0e5b7d2f4a6c8e0b1d3f5a7c9e1b3d5f7a9c0e2b4d6f8a0c2e4b6d8f0a',
   })
   @IsOptional()

@@ -22,7 +22,11 @@ export function writeError(exception: unknown, req: Request, res: Response): voi
   }
   const requestId = requestIdOf(req);
   const { status, headers, body } = toErrorResponse(exception, requestId);
-  const write = () => res.status(status).set({ ...headers, [REQUEST_ID_HEADER]: requestId }).json(body);
+  const write = () =>
+    res
+      .status(status)
+      .set({ ...headers, [REQUEST_ID_HEADER]: requestId })
+      .json(body);
   const hook = takeBeforeAnswer(req);
   if (!hook) return void write();
   hook({ status, headers: { ...headers, [REQUEST_ID_HEADER]: requestId }, body })

@@ -85,7 +85,7 @@ export function Auth(mode: AuthMode, options: AuthOptions = {}): MethodDecorator
         name: USER_HASH_HEADER,
         required: false,
         description:
-          'HMAC-SHA256 of `user_id` keyed with the project\'s notification signing secret, lowercase hex. Also accepted as the `user_hash` query parameter or body field. Not needed with a secret key.',
+          "HMAC-SHA256 of `user_id` keyed with the project's notification signing secret, lowercase hex. Also accepted as the `user_hash` query parameter or body field. Not needed with a secret key.",
       }),
     );
   }
