@@ -26,6 +26,8 @@ const POOL_SIZE = 10;
 const PORTS = { service: 3977, 'bare nest': 3978, 'raw node': 3979 };
 const TARGETS = Object.keys(PORTS);
 const CLOCK_TICKS_PER_SECOND = 100;
+// The runtime flags of the service's start scripts (package.json, Dockerfile), given to every target alike.
+const NODE_FLAGS = ['--max-semi-space-size=32'];
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -75,18 +77,18 @@ function startTargets(env) {
   const dist = join(__dirname, '..', 'dist');
   const quiet = { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] };
   return {
-    service: spawn(process.execPath, [...profileFlags('service'), join(dist, 'main.js')], {
+    service: spawn(process.execPath, [...NODE_FLAGS, ...profileFlags('service'), join(dist, 'main.js')], {
       env: { ...env, PORT: String(PORTS.service), WORKERS: 'off' },
       stdio: ['ignore', 'ignore', 'inherit'],
     }),
     'bare nest': fork(join(__dirname, 'baseline-nest.js'), {
       env: { ...env, PORT: String(PORTS['bare nest']) },
-      execArgv: profileFlags('bare nest'),
+      execArgv: [...NODE_FLAGS, ...profileFlags('bare nest')],
       ...quiet,
     }),
     'raw node': fork(join(__dirname, 'baseline-node.js'), {
       env: { ...env, PORT: String(PORTS['raw node']) },
-      execArgv: profileFlags('raw node'),
+      execArgv: [...NODE_FLAGS, ...profileFlags('raw node')],
       ...quiet,
     }),
   };

@@ -80,15 +80,23 @@ export class ApiKeysService implements OnModuleDestroy {
     return { id: row.id, revoked: true };
   }
 
+  /**
+   * The key and its project (null: no such key) when the cache holds it; undefined when it must be
+   * loaded. Synchronous, so the request path awaits nothing for a known key.
+   */
+  cachedKey(token: string): AuthenticatedKey | null | undefined {
+    const cached = this.cache.get(hashApiKey(token));
+    return cached && cached.expiresAt > Date.now() ? cached.value : undefined;
+  }
+
   /** The key and its project, or null when no such key exists. */
   async authenticate(token: string): Promise<AuthenticatedKey | null> {
+    const cached = this.cachedKey(token);
+    if (cached !== undefined) return cached;
     const hash = hashApiKey(token);
-    const now = Date.now();
-    const cached = this.cache.get(hash);
-    if (cached && cached.expiresAt > now) return cached.value;
     const value = await this.load(hash);
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-    this.cache.set(hash, { value, expiresAt: now + CACHE_TTL_MS });
+    this.cache.set(hash, { value, expiresAt: Date.now() + CACHE_TTL_MS });
     return value;
   }
 

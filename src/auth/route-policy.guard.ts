@@ -5,14 +5,14 @@ import { setRequestProject } from '../common/http/request-context';
 import { AuthMode, RoutePolicy, routePolicyOf } from '../common/http/route-policy';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { RateLimitRule, RateLimiter } from '../infra/rate-limit/rate-limiter';
-import { IdempotencyClaims } from '../idempotency/idempotency-claims';
+import { IdempotencyClaims, isIdempotent } from '../idempotency/idempotency-claims';
 import { PLATFORM_LIMITS } from '../projects/plans';
 import { ProjectRef } from '../projects/project-ref';
 import { ProjectsService } from '../projects/projects.service';
 import { assertPlanAllows, requiredFeatureOf } from '../projects/requires-feature';
 import { AccountsService } from './accounts.service';
 import { classifyBearer } from './api-key-format';
-import { ApiKeysService } from './api-keys.service';
+import { ApiKeysService, AuthenticatedKey } from './api-keys.service';
 import { ANONYMOUS, Caller, idempotencyScopeOf, projectOfCaller, setAuthState } from './caller';
 import { DashboardJwt } from './dashboard-jwt';
 import { EndUserVerifier } from './end-user-verifier';
@@ -66,7 +66,8 @@ export class RoutePolicyGuard implements CanActivate {
     if (!policy) throw new Error(`Route ${context.getClass().name}.${handler.name} has no @Auth policy`);
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
-    const caller = await this.authenticate(req, policy.mode, context);
+    const authenticated = this.authenticate(req, policy.mode, context);
+    const caller = authenticated instanceof Promise ? await authenticated : authenticated;
     const project = projectOfCaller(caller);
     if (project) setRequestProject(req, project.id);
     // A secret key calling a browser route is a server, not limited per IP.
@@ -75,7 +76,7 @@ export class RoutePolicyGuard implements CanActivate {
     if (feature && project) assertPlanAllows(project, feature);
     const endUser = policy.endUser && project ? await this.endUsers.resolve(req, policy.endUser, caller, project) : null;
     setAuthState(req, caller, endUser);
-    await this.idempotency.claim(req, handler, idempotencyScopeOf(caller));
+    if (isIdempotent(handler)) await this.idempotency.claim(req, idempotencyScopeOf(caller));
     return true;
   }
 
@@ -90,11 +91,14 @@ export class RoutePolicyGuard implements CanActivate {
     if (!expectsJwt && kind === 'jwt') {
       throw new ApiError('WRONG_AUTH_TYPE', 'This endpoint takes an API key, not a dashboard token.', { param: 'Authorization' });
     }
-    return expectsJwt ? this.authenticateDashboard(req, mode, context) : this.authenticateKey(token, mode);
+    if (expectsJwt) return this.authenticateDashboard(req, mode, context);
+    // A key the cache holds needs no await: this is every request's path.
+    const cached = this.apiKeys.cachedKey(token);
+    if (cached !== undefined) return this.callerOfKey(cached, mode);
+    return this.apiKeys.authenticate(token).then((key) => this.callerOfKey(key, mode));
   }
 
-  private async authenticateKey(token: string, mode: AuthMode): Promise<Caller> {
-    const key = await this.apiKeys.authenticate(token);
+  private callerOfKey(key: AuthenticatedKey | null, mode: AuthMode): Caller {
     if (!key) throw new ApiError('INVALID_API_KEY', 'No such API key.', { param: 'Authorization' });
     if (key.revoked) throw new ApiError('REVOKED_API_KEY', 'This API key was revoked.', { param: 'Authorization' });
     if (key.type === 'secret') return { kind: 'secret_key', project: key.project, keyId: key.id };

@@ -19,13 +19,16 @@ function isReplayable(answer: OutgoingAnswer): boolean {
   return code !== 'VALIDATION_ERROR';
 }
 
-const isIdempotent = handlerMetadata<boolean>(IDEMPOTENT);
+const idempotentFlag = handlerMetadata<boolean>(IDEMPOTENT);
+
+/** Whether a route handler honours Idempotency-Key (@Idempotent()). */
+export const isIdempotent = (handler: object): boolean => idempotentFlag(handler) === true;
 
 /**
  * Idempotency-Key on the routes marked @Idempotent(): the key is claimed in the database before the
  * handler runs (a replay or a conflict ends the request there), and the answer is recorded by the
  * before-answer hook with exactly the body the client gets. The route-policy guard calls `claim`
- * as the last step of its one pass, once it knows the caller the key is scoped to. A guard step
+ * as the last step of its one pass on idempotent routes, once it knows the caller the key is scoped to. A guard step
  * and a hook rather than an interceptor: routes pay nothing when no key is sent (see
  * common/http/envelope.ts).
  */
@@ -33,9 +36,8 @@ const isIdempotent = handlerMetadata<boolean>(IDEMPOTENT);
 export class IdempotencyClaims {
   constructor(private readonly store: IdempotencyStore) {}
 
-  /** `scope`: the API key or dashboard account the key belongs to (null: keys are ignored). */
-  async claim(req: Request, handler: object, scope: string | null): Promise<void> {
-    if (!isIdempotent(handler)) return;
+  /** On an @Idempotent() route; `scope`: the API key or dashboard account the key belongs to (null: keys are ignored). */
+  async claim(req: Request, scope: string | null): Promise<void> {
     const key = req.headers[IDEMPOTENCY_HEADER.toLowerCase()];
     if (key === undefined) return;
     if (typeof key !== 'string' || !isValidIdempotencyKey(key)) {
