@@ -16,8 +16,8 @@ const SYNC = 0x53;
  * Parse/Bind/Execute messages and queries fail at random ("bind message supplies 1 parameters, but
  * prepared statement requires 2"). The guard reports "in transaction" from the first
  * extended-protocol message to the next Sync, which makes the socket server's queue keep serving
- * the same connection until the statement is complete. `test/infra/embedded-postgres.e2e-spec.ts`
- * keeps this honest under load.
+ * the same connection until the statement is complete. The "embedded PostgreSQL" suite in
+ * `test/infra/database.e2e-spec.ts` keeps this honest under load.
  */
 export function guardExtendedProtocol<T extends GuardablePGlite>(db: T): T {
   let insideExtendedQuery = false;
