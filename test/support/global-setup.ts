@@ -14,6 +14,9 @@ import { databaseUrl, withAdminClient } from './test-database';
  */
 export default async function globalSetup(): Promise<void> {
   const base = process.env.DATABASE_URL;
+  // Where test/support/server-process.ts compiles the service, if a test needs it as a child process.
+  // Inside the checkout, so that the compiled files resolve node_modules.
+  process.env.LAUNCH_TEST_BUILD_DIR = join(__dirname, '..', '..', '.test-build', randomBytes(5).toString('hex'));
   if (base) await migratePostgresTemplate(base);
   else await migrateEmbeddedTemplate();
   forgetEntityMetadata();

@@ -4,6 +4,11 @@ import { withAdminClient } from './test-database';
 export default async function globalTeardown(): Promise<void> {
   const embeddedTemplate = process.env.LAUNCH_TEST_EMBEDDED_TEMPLATE;
   if (embeddedTemplate) rmSync(embeddedTemplate, { force: true });
+  const build = process.env.LAUNCH_TEST_BUILD_DIR;
+  if (build) {
+    rmSync(build, { recursive: true, force: true });
+    rmSync(`${build}.lock`, { recursive: true, force: true });
+  }
   const base = process.env.DATABASE_URL;
   const template = process.env.LAUNCH_TEST_TEMPLATE;
   if (!base || !template) return;

@@ -1,0 +1,119 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { AddressInfo, createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+
+/**
+ * The service as a real child process (`node dist/main.js`), for tests that signal or kill it. The
+ * sources are compiled once per test run into LAUNCH_TEST_BUILD_DIR (set by global setup); the
+ * first test file that needs the build compiles it while the others wait for it.
+ */
+const ROOT = join(__dirname, '..', '..');
+const run = promisify(execFile);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function buildDir(): string {
+  const dir = process.env.LAUNCH_TEST_BUILD_DIR;
+  if (!dir) throw new Error('LAUNCH_TEST_BUILD_DIR is not set: run the e2e suites through jest (global setup)');
+  return dir;
+}
+
+/** Compiles src/ into the run's build folder once; safe to call from parallel test files. */
+export async function ensureBuild(): Promise<string> {
+  const dir = buildDir();
+  const ready = join(dir, '.ready');
+  if (existsSync(ready)) return dir;
+  let owner = true;
+  mkdirSync(dirname(dir), { recursive: true });
+  try {
+    mkdirSync(`${dir}.lock`);
+  } catch {
+    owner = false;
+  }
+  if (owner) {
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    await run(
+      process.execPath,
+      [tsc, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', dir, '--tsBuildInfoFile', join(dir, '.tsbuildinfo')],
+      {
+        cwd: ROOT,
+      },
+    );
+    writeFileSync(ready, '');
+    return dir;
+  }
+  for (let waited = 0; waited < 120_000; waited += 200) {
+    if (existsSync(ready)) return dir;
+    await sleep(200);
+  }
+  throw new Error(`the build in ${dir} did not finish within 120 s`);
+}
+
+/** A TCP port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export interface ServerProcess {
+  readonly child: ChildProcess;
+  readonly port: number;
+  /** http://127.0.0.1:<port> */
+  readonly url: string;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the exit code (or the signal's name) once the process has ended. */
+  exited: Promise<number | string>;
+  /** Sends the signal and waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<number | string>;
+}
+
+/**
+ * Starts `node dist/main.js` on a free port with the given environment (DATABASE_URL at least;
+ * REDIS_URL is not inherited unless given) and waits until `/v1/_health` answers 200.
+ */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const dir = await ensureBuild();
+  const port = await freePort();
+  const inherited = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
+  const child = spawn(process.execPath, ['--max-semi-space-size=32', join(dir, 'main.js')], {
+    cwd: ROOT,
+    env: { ...inherited, PORT: String(port), LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
+  };
+  for (let waited = 0; waited < 60_000; waited += 100) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output}`);
+    try {
+      const res = await fetch(`${url}/v1/_health`);
+      if (res.status === 200) return { child, port, url, output: () => output, exited, stop };
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the server did not answer /v1/_health within 60 s:\n${output}`);
+}
+
+/** Runs the operator CLI of the build (`node dist/cli.js …`) and parses its --json answer. */
+export async function runCli(env: Record<string, string>, ...argv: string[]): Promise<Record<string, unknown>> {
+  const dir = await ensureBuild();
+  const { stdout } = await run(process.execPath, [join(dir, 'cli.js'), ...argv, '--json'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
+  });
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
