@@ -6,6 +6,7 @@ import type { DestinationStream } from 'pino';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppModule, AppModuleOptions } from './app.module';
+import { answerClientErrors } from './common/http/client-error';
 import { configureHttp } from './common/http/configure-http';
 import { EnvelopeExpressAdapter } from './common/http/envelope';
 import { PinoNestLogger, createRootLogger } from './common/logging/logger';
@@ -61,6 +62,7 @@ export async function createHttpApp(config: AppConfig, options: HttpAppOptions =
     bodyParser: false,
   });
   app.useLogger(new PinoNestLogger(logger));
+  answerClientErrors(app.getHttpServer());
   configureHttp(app, config, logger);
   // Before init: Nest's not-found handler comes after everything registered by then.
   serveOpenApi(app, buildOpenApiDocument(app));

@@ -2,15 +2,16 @@ import { ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import { AuthGuard, type IAuthGuard, PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import jwt from 'jsonwebtoken';
-import { passportJwtSecret } from 'jwks-rsa';
 import passport from 'passport';
 import { ExtractJwt, Strategy, type StrategyOptionsWithoutRequest } from 'passport-jwt';
+import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
+import { emailProblem, normalizeEmail } from '../common/validation/email-field';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { DashboardUser } from './caller';
+import { SigningKeys } from './signing-keys';
 
 const MAX_SUBJECT_LENGTH = 255;
-const MAX_EMAIL_LENGTH = 254;
 // Control characters (NUL above all) cannot be stored or compared safely.
 const CONTROL_CHARACTERS = /\p{Cc}/u;
 
@@ -22,32 +23,34 @@ const refusal = (message: string) => new ApiError('INVALID_CLERK_TOKEN', message
 
 const notConfigured: KeyProvider = (_req, _token, done) => done(refusal('Dashboard sign-in is not configured on this server.'));
 
-/** Tells a malformed token and a foreign algorithm apart before the key lookup, which answers both with "no key". */
-function checkedFirst(lookUpKey: KeyProvider): KeyProvider {
-  return (req, token, done) => {
+/**
+ * Checks what can be checked without a key first (a malformed token, a foreign algorithm, a kid
+ * that is not a short string), then asks the key set for the token's key. A key-server outage is
+ * 503 SERVICE_UNAVAILABLE (passed through as it is), not a refusal of the token.
+ */
+function keyFromSet(keys: SigningKeys): KeyProvider {
+  return (_req, token, done) => {
     const decoded = jwt.decode(token, { complete: true });
     if (!decoded || typeof decoded.payload !== 'object') return done(refusal('The sign-in token is malformed.'));
     if (decoded.header.alg !== 'RS256') return done(refusal('The sign-in token is not signed with RS256.'));
-    lookUpKey(req, token, done);
+    const kid: unknown = decoded.header.kid;
+    if (kid !== undefined && (typeof kid !== 'string' || kid.length > 256))
+      return done(refusal('The sign-in token has a malformed key id.'));
+    keys.publicKey(kid).then(
+      (key) => done(null, key),
+      (error: unknown) => done(error),
+    );
   };
 }
 
-function strategyOptions(config: AppConfig): StrategyOptionsWithoutRequest {
+function strategyOptions(config: AppConfig, clock: Clock): StrategyOptionsWithoutRequest {
   return {
     jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
-    secretOrKeyProvider: config.jwt
-      ? checkedFirst(
-          passportJwtSecret({
-            jwksUri: config.jwt.jwksUrl,
-            cache: true,
-            cacheMaxAge: 10 * 60_000,
-            rateLimit: true,
-            jwksRequestsPerMinute: 10,
-          }),
-        )
-      : notConfigured,
+    secretOrKeyProvider: config.jwt ? keyFromSet(new SigningKeys(config.jwt.jwksUrl, clock)) : notConfigured,
     algorithms: ['RS256'],
     issuer: config.jwt?.issuer ?? undefined,
+    // CONTRACT.md: when JWT_AUDIENCE is set, dashboard JWTs must carry it.
+    audience: config.jwt?.audience ?? undefined,
   };
 }
 
@@ -58,24 +61,28 @@ function strategyOptions(config: AppConfig): StrategyOptionsWithoutRequest {
  */
 @Injectable()
 export class DashboardJwtStrategy extends PassportStrategy(Strategy) {
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    super(strategyOptions(config));
+  constructor(@Inject(APP_CONFIG) config: AppConfig, clock: Clock) {
+    super(strategyOptions(config, clock));
     strategies += 1;
     this.name = `dashboard-jwt-${strategies}`;
     passport.use(this.name, this);
   }
 
-  /** The claims we use, checked: a subject we can store and an email we can use (else left out). */
-  validate(payload: { sub?: unknown; email?: unknown }): DashboardUser {
-    const { sub, email } = payload;
+  /**
+   * The claims we use, checked after the signature: an expiry (a token without one would never
+   * expire), a subject we can store, and no control characters anywhere we read; an email that is
+   * not a storable address (after the same normalisation request emails get) is left out.
+   */
+  validate(payload: { sub?: unknown; email?: unknown; exp?: unknown }): DashboardUser {
+    const { sub, email, exp } = payload;
+    if (typeof exp !== 'number' || !Number.isFinite(exp)) throw refusal('The sign-in token has no expiry (exp).');
     if (typeof sub !== 'string' || sub.length === 0 || sub.length > MAX_SUBJECT_LENGTH || CONTROL_CHARACTERS.test(sub)) {
-      throw new ApiError('INVALID_CLERK_TOKEN', 'The sign-in token has no usable subject (1 to 255 printable characters).');
+      throw refusal('The sign-in token has no usable subject (1 to 255 printable characters).');
     }
-    const usableEmail =
-      typeof email === 'string' && email.length <= MAX_EMAIL_LENGTH && email.includes('@') && !CONTROL_CHARACTERS.test(email)
-        ? email
-        : null;
-    return { subject: sub, email: usableEmail };
+    if (typeof email === 'string' && CONTROL_CHARACTERS.test(email))
+      throw refusal('The sign-in token has control characters in its email.');
+    const normalized = typeof email === 'string' ? normalizeEmail(email) : null;
+    return { subject: sub, email: normalized !== null && emailProblem(normalized) === null ? normalized : null };
   }
 }
 
@@ -89,13 +96,11 @@ function refusalOf(info: unknown, logger: Logger): ApiError {
   else if (name === 'NotBeforeError') reason = 'The sign-in token is not valid yet.';
   else if (name === 'SigningKeyNotFoundError')
     reason = "The sign-in token was signed with a key the identity provider's key set does not have.";
+  else if (/audience/.test(message)) reason = 'The sign-in token is meant for another audience.';
   else if (/issuer/.test(message)) reason = 'The sign-in token comes from another issuer.';
   else if (/signature/.test(message)) reason = 'The sign-in token has a bad signature.';
   else if (/algorithm/.test(message)) reason = 'The sign-in token is not signed with RS256.';
-  else if (/jwks|ECONN|ETIMEDOUT|socket|network/i.test(`${name} ${message}`)) {
-    logger.warn(`Identity provider key set unavailable: ${name}`);
-    reason = "The identity provider's key set could not be fetched.";
-  }
+  else if (info instanceof Error) logger.debug(`Dashboard token refused: ${name}`);
   return refusal(reason);
 }
 

@@ -2,7 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { ValidationError, validateSync } from 'class-validator';
 import { resolve } from 'node:path';
 import { parseDurationList } from './durations';
-import { Env } from './env';
+import { Env, parseOriginList } from './env';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -16,7 +16,7 @@ export interface AppConfig {
   readonly redisUrl: string | null;
   readonly publicBaseUrl: string;
   readonly cdnUrl: string;
-  readonly jwt: { readonly jwksUrl: string; readonly issuer: string | null } | null;
+  readonly jwt: { readonly jwksUrl: string; readonly issuer: string | null; readonly audience: string | null } | null;
   readonly encryptionKey: Buffer | null;
   readonly smtpUrl: string | null;
   readonly mailFrom: string;
@@ -32,6 +32,8 @@ export interface AppConfig {
   readonly queuePrefix: string;
   /** Set when WEBHOOK_ALLOW_INSECURE_URLS is on: logged as a warning at start. */
   readonly insecureWebhookWarning: string | null;
+  /** DASHBOARD_ORIGINS: the origins allowed to call JWT routes from a browser; empty: none. */
+  readonly dashboardOrigins: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -75,7 +77,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     redisUrl: env.REDIS_URL ?? null,
     publicBaseUrl,
     cdnUrl: (env.CDN_URL ?? publicBaseUrl).replace(/\/+$/, ''),
-    jwt: env.JWT_JWKS_URL ? { jwksUrl: env.JWT_JWKS_URL, issuer: env.JWT_ISSUER ?? null } : null,
+    jwt: env.JWT_JWKS_URL ? { jwksUrl: env.JWT_JWKS_URL, issuer: env.JWT_ISSUER ?? null, audience: env.JWT_AUDIENCE ?? null } : null,
     encryptionKey: env.ENCRYPTION_KEY ? Buffer.from(env.ENCRYPTION_KEY, 'base64') : null,
     smtpUrl: env.SMTP_URL ?? null,
     mailFrom: env.MAIL_FROM ?? 'Launch Service <no-reply@localhost>',
@@ -98,6 +100,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       env.WEBHOOK_ALLOW_INSECURE_URLS === 'true'
         ? 'WEBHOOK_ALLOW_INSECURE_URLS is on: webhook URLs may be http://, loopback or private addresses. For development and tests only.'
         : null,
+    dashboardOrigins: Object.freeze(env.DASHBOARD_ORIGINS ? (parseOriginList(env.DASHBOARD_ORIGINS) ?? []) : []),
   };
   return Object.freeze(config);
 }

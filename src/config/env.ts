@@ -36,6 +36,34 @@ class Base64Key32Constraint implements ValidatorConstraintInterface {
   }
 }
 
+@ValidatorConstraint({ name: 'originList' })
+class OriginListConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && parseOriginList(value) !== null;
+  }
+  defaultMessage(): string {
+    return 'must be a comma-separated list of origins such as "https://app.example.com,http://localhost:5173" (no "*", no paths)';
+  }
+}
+
+/** `scheme://host[:port]`, lower-cased; null when any item is not such an origin (`*` included). */
+export function parseOriginList(value: string): string[] | null {
+  const origins: string[] = [];
+  for (const item of value.split(',').map((part) => part.trim())) {
+    if (item === '') continue;
+    if (!/^https?:\/\/[^/?#*\s]+$/i.test(item.replace(/\/$/, ''))) return null;
+    let url: URL;
+    try {
+      url = new URL(item);
+    } catch {
+      return null;
+    }
+    if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) return null;
+    origins.push(url.origin);
+  }
+  return origins.length > 0 ? origins : null;
+}
+
 const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 
@@ -144,4 +172,16 @@ export class Env {
   @IsOptional()
   @Matches(/^[a-z0-9_-]{1,40}$/, { message: 'must be 1 to 40 lowercase letters, digits, _ or -' })
   QUEUE_PREFIX?: string;
+
+  // Dashboard hardening (issue 8): token audience and the dashboard's browser origins.
+  /** When set, dashboard JWTs must carry this `aud`. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  JWT_AUDIENCE?: string;
+
+  /** Comma-separated origins of the dashboard frontend; CORS on JWT routes answers only these. */
+  @IsOptional()
+  @Validate(OriginListConstraint)
+  DASHBOARD_ORIGINS?: string;
 }

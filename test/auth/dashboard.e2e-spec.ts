@@ -99,6 +99,52 @@ describe('Dashboard sign-in', () => {
       expect(res.body.data.account.email).toBeNull();
     });
 
+    it('refuses a token without an expiry, whatever else it carries', async () => {
+      const res = await t.api
+        .as(idp.token({ sub: 'user_no_exp', noExpiry: true }))
+        .post('/v1/auth/provision')
+        .send({})
+        .expect(401);
+      expect(res.body.error).toMatchObject({ code: 'INVALID_CLERK_TOKEN', message: 'The sign-in token has no expiry (exp).' });
+      expect(await t.db.manager.count(AccountEntity, { where: { subject: 'user_no_exp' } })).toBe(0);
+    });
+
+    it('refuses control characters in sub or email, and subjects that are not strings', async () => {
+      const cases: [unknown, unknown, RegExp][] = [
+        ['user\u0000nul', undefined, /subject/],
+        ['user\u0007bell', undefined, /subject/],
+        [42, undefined, /subject/],
+        [{ id: 'x' }, undefined, /subject/],
+        ['user_nul_email', 'a\u0000@example.com', /control characters/],
+        ['user_nl_email', 'a@example.com\r\nBcc: x@evil.example', /control characters/],
+      ];
+      for (const [sub, email, message] of cases) {
+        const res = await t.api.as(idp.token({ sub, email })).post('/v1/auth/provision').send({});
+        expect({ status: res.status, code: res.body.error?.code, message: res.body.error?.message }).toEqual({
+          status: 401,
+          code: 'INVALID_CLERK_TOKEN',
+          message: expect.stringMatching(message),
+        });
+      }
+    });
+
+    it('normalises the email claim first and drops it when lower-casing makes it too long', async () => {
+      const grows = `\u0130da.lovela@${'d'.repeat(63)}.${'d'.repeat(63)}.${'d'.repeat(63)}.${'d'.repeat(48)}.io`;
+      expect(grows).toHaveLength(254);
+      const dropped = await t.api
+        .as(idp.token({ sub: 'user_grows', email: grows }))
+        .post('/v1/auth/provision')
+        .send({})
+        .expect(200);
+      expect(dropped.body.data.account.email).toBeNull();
+      const kept = await t.api
+        .as(idp.token({ sub: 'user_cased', email: 'Founder@Example.COM' }))
+        .post('/v1/auth/provision')
+        .send({})
+        .expect(200);
+      expect(kept.body.data.account.email).toBe('founder@example.com');
+    });
+
     it('validates the body', async () => {
       const res = await t.api
         .as(idp.token({ sub: 'u_validate' }))
@@ -151,6 +197,132 @@ describe('Dashboard sign-in', () => {
       const foreign = await t.api.as(token).get('/v1/dashboard/setup-check').set('X-Service-Project', keyed.project.id).expect(404);
       expect(foreign.body.error.code).toBe('PROJECT_NOT_FOUND');
     });
+  });
+});
+
+describe('Dashboard key set', () => {
+  let idp: TestIdentityProvider;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    idp = await TestIdentityProvider.start();
+    t = await TestApp.start({ env: idp.env() });
+  });
+  afterAll(async () => {
+    await t.close();
+    await idp.close();
+  });
+
+  it('answers unknown kids without a fetch each, and keeps serving known kids', async () => {
+    await t.api
+      .as(idp.token({ sub: 'user_kid' }))
+      .post('/v1/auth/provision')
+      .send({})
+      .expect(200);
+    const fetchesBefore = idp.fetches;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => t.api.as(idp.token({ sub: 'user_kid', keyId: `made-up-${i}` })).get('/v1/dashboard/projects')),
+    );
+    expect(new Set(answers.map((res) => `${res.status} ${res.body.error?.code} ${res.body.error?.message}`))).toEqual(
+      new Set(["401 INVALID_CLERK_TOKEN The sign-in token was signed with a key the identity provider's key set does not have."]),
+    );
+    // Made-up kids cost at most one re-read of the key set between them, not one each.
+    expect(idp.fetches - fetchesBefore).toBeLessThanOrEqual(1);
+    await t.api
+      .as(idp.token({ sub: 'user_kid' }))
+      .get('/v1/dashboard/projects')
+      .expect(200);
+  });
+
+  it('picks up a newly published key on the next re-read', async () => {
+    await t.api
+      .as(idp.token({ sub: 'user_rotation' }))
+      .post('/v1/auth/provision')
+      .send({})
+      .expect(200);
+    idp.publishSecondKey();
+    t.clock.advance(31_000);
+    const fetchesBefore = idp.fetches;
+    await t.api
+      .as(idp.token({ sub: 'user_rotation', secondKey: true }))
+      .get('/v1/dashboard/projects')
+      .expect(200);
+    await t.api
+      .as(idp.token({ sub: 'user_rotation', secondKey: true }))
+      .get('/v1/dashboard/projects')
+      .expect(200);
+    expect(idp.fetches - fetchesBefore).toBe(1);
+  });
+});
+
+describe('Dashboard audience (JWT_AUDIENCE)', () => {
+  let idp: TestIdentityProvider;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    idp = await TestIdentityProvider.start();
+    t = await TestApp.start({ env: idp.env({ JWT_AUDIENCE: 'launch-dashboard' }) });
+  });
+  afterAll(async () => {
+    await t.close();
+    await idp.close();
+  });
+
+  it('accepts only tokens for the configured audience', async () => {
+    for (const audience of [undefined, 'another-app']) {
+      const res = await t.api
+        .as(idp.token({ sub: 'user_aud', audience }))
+        .post('/v1/auth/provision')
+        .send({})
+        .expect(401);
+      expect(res.body.error).toMatchObject({ code: 'INVALID_CLERK_TOKEN', message: 'The sign-in token is meant for another audience.' });
+      expect(res.body.error.message).not.toMatch(/launch-dashboard|another-app/);
+    }
+    await t.api
+      .as(idp.token({ sub: 'user_aud', audience: 'launch-dashboard' }))
+      .post('/v1/auth/provision')
+      .send({})
+      .expect(200);
+  });
+});
+
+describe('Dashboard with an unreachable key server', () => {
+  const cases: [string, () => Promise<{ env: Record<string, string>; token: string; close: () => Promise<void> }>][] = [
+    [
+      'a key server that never answers',
+      async () => {
+        const idp = await TestIdentityProvider.start({ silent: true });
+        return { env: idp.env(), token: idp.token({ sub: 'user_silent' }), close: () => idp.close() };
+      },
+    ],
+    [
+      'a key server that refuses connections',
+      async () => {
+        const idp = await TestIdentityProvider.start();
+        const setup = { env: idp.env(), token: idp.token({ sub: 'user_down' }) };
+        await idp.close();
+        return { ...setup, close: async () => undefined };
+      },
+    ],
+  ];
+
+  it.each(cases)('answers 503 SERVICE_UNAVAILABLE within about 3 s for %s, then at once', async (_name, setUp) => {
+    const idp = await setUp();
+    const t = await TestApp.start({ env: idp.env });
+    try {
+      const started = Date.now();
+      const first = await t.api.as(idp.token).get('/v1/dashboard/projects').expect(503);
+      expect(Date.now() - started).toBeLessThan(4_500);
+      expect(first.body.error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', param: 'Authorization' });
+      expect(first.body.error.message).not.toMatch(/ECONN|socket|timed out|127\.0\.0\.1/);
+      expect(first.headers['retry-after']).toBe('5');
+      const again = Date.now();
+      await t.api.as(idp.token).get('/v1/dashboard/projects').expect(503);
+      expect(Date.now() - again).toBeLessThan(500);
+    } finally {
+      await t.close();
+      await idp.close();
+    }
   });
 });
 

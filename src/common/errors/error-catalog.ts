@@ -88,6 +88,14 @@ export const ERRORS = {
   PAYLOAD_TOO_LARGE: { status: 413, remediation: 'Send a smaller body; requests are limited to 1 MB.' },
   SERVICE_UNAVAILABLE: { status: 503, remediation: 'A backing service is down; retry in a few moments.' },
   TURNSTILE_UNAVAILABLE: { status: 503, remediation: 'The bot-check service could not be reached; retry in a few moments.' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    remediation: 'Send the body as UTF-8 JSON, uncompressed or with Content-Encoding gzip, deflate or br.',
+  },
+  REQUEST_HEADERS_TOO_LARGE: {
+    status: 431,
+    remediation: 'Send shorter headers: the request headers together must stay under 16 KB. Check the Authorization token.',
+  },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERRORS;

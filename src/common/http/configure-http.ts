@@ -5,9 +5,8 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../../config/app-config';
 import { requestLogMiddleware } from '../logging/request-log.middleware';
 import { corsMiddleware } from './cors-policy';
+import { JSON_BODY_OPTIONS, translateBodyErrors } from './json-body';
 import { securityHeaders } from './security-headers';
-
-export const JSON_BODY_LIMIT = '1mb';
 
 /** Runs middlewares one after another as one; an error skips the rest, as in Express. */
 function chain(...handlers: RequestHandler[]): RequestHandler {
@@ -29,6 +28,7 @@ export function configureHttp(app: INestApplication, config: AppConfig, logger: 
   express.set('trust proxy', config.trustProxy);
   express.disable('x-powered-by');
   // One Express layer for the three, in this order: each layer costs the router a step per request.
-  express.use(chain(requestLogMiddleware(logger), securityHeaders, corsMiddleware(app)));
-  express.useBodyParser('json', { limit: JSON_BODY_LIMIT });
+  express.use(chain(requestLogMiddleware(logger), securityHeaders, corsMiddleware(app, config)));
+  express.useBodyParser('json', JSON_BODY_OPTIONS);
+  express.use(translateBodyErrors);
 }

@@ -4,12 +4,21 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import cors from 'cors';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { routePolicyOf } from './route-policy';
+import type { AppConfig } from '../../config/app-config';
+import { type AuthMode, routePolicyOf } from './route-policy';
 
 interface BrowserRoute {
   method: string;
   pattern: RegExp;
 }
+
+/** Routes a browser may call: open ones (any origin) and dashboard ones (DASHBOARD_ORIGINS only). */
+interface CorsRoutes {
+  open: BrowserRoute[];
+  dashboard: BrowserRoute[];
+}
+
+const DASHBOARD_MODES: ReadonlySet<AuthMode> = new Set(['dashboard', 'dashboard_account', 'signed_in']);
 
 function joinPath(...parts: (string | undefined)[]): string {
   return `/${parts.filter(Boolean).join('/')}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
@@ -20,20 +29,22 @@ function toPattern(path: string): RegExp {
   return new RegExp(`^${escaped}/?$`);
 }
 
-/** Every route whose @Auth policy marks it a browser endpoint, read from the controllers' metadata. */
-export function browserRoutes(app: INestApplication): BrowserRoute[] {
+/** Browser endpoints and dashboard (JWT) endpoints by their @Auth policy, read from the controllers' metadata. */
+export function corsRoutes(app: INestApplication): CorsRoutes {
   const discovery = app.get(DiscoveryService);
   const scanner = app.get(MetadataScanner);
-  const routes: BrowserRoute[] = [];
+  const routes: CorsRoutes = { open: [], dashboard: [] };
   for (const wrapper of discovery.getControllers()) {
     const instance = wrapper.instance as Record<string, unknown> | undefined;
     if (!instance || !wrapper.metatype) continue;
     const prefix = Reflect.getMetadata(PATH_METADATA, wrapper.metatype) as string | undefined;
     for (const name of scanner.getAllMethodNames(Object.getPrototypeOf(instance))) {
       const handler = instance[name] as object;
-      if (!routePolicyOf(handler)?.browser) continue;
+      const policy = routePolicyOf(handler);
+      const list = policy?.browser ? routes.open : policy && DASHBOARD_MODES.has(policy.mode) ? routes.dashboard : null;
+      if (!list) continue;
       const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
-      routes.push({ method, pattern: toPattern(joinPath(prefix, Reflect.getMetadata(PATH_METADATA, handler) as string)) });
+      list.push({ method, pattern: toPattern(joinPath(prefix, Reflect.getMetadata(PATH_METADATA, handler) as string)) });
     }
   }
   return routes;
@@ -41,28 +52,49 @@ export function browserRoutes(app: INestApplication): BrowserRoute[] {
 
 export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Service-User-Hash'];
 export const CORS_EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining'];
+export const DASHBOARD_CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Service-Project'];
+
+const CORS_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /**
- * CORS is open (any origin) on the public and browser endpoints, and closed everywhere else: no
- * CORS headers, so browsers refuse cross-origin calls that would expose a secret key.
+ * CORS is open (any origin) on the public and browser endpoints. Dashboard (JWT) endpoints answer
+ * only the origins of DASHBOARD_ORIGINS, by name (never `*`), with credentials allowed so the
+ * dashboard may send its session cookie too; with DASHBOARD_ORIGINS unset, or from another origin,
+ * they send no CORS headers. Everything else is closed, so browsers refuse cross-origin calls that
+ * would expose a secret key.
  */
-export function corsMiddleware(app: INestApplication): RequestHandler {
-  let routes: BrowserRoute[] | null = null;
+export function corsMiddleware(app: INestApplication, config: Pick<AppConfig, 'dashboardOrigins'>): RequestHandler {
+  let routes: CorsRoutes | null = null;
   const open = cors({
     origin: '*',
-    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    methods: CORS_METHODS,
     allowedHeaders: CORS_ALLOWED_HEADERS,
     exposedHeaders: CORS_EXPOSED_HEADERS,
     maxAge: 600,
   });
+  const dashboardOrigins = new Set(config.dashboardOrigins);
+  const dashboard = cors({
+    origin: [...dashboardOrigins],
+    credentials: true,
+    methods: CORS_METHODS,
+    allowedHeaders: DASHBOARD_CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: 600,
+  });
+  const matches = (list: BrowserRoute[], method: string, path: string) =>
+    list.some((route) => route.method === method && route.pattern.test(path));
   return (req: Request, res: Response, next: NextFunction) => {
     // Without an Origin header there is no cross-origin request to answer (servers, curl).
-    if (req.headers.origin === undefined) return next();
-    routes ??= browserRoutes(app);
+    const origin = req.headers.origin;
+    if (origin === undefined) return next();
+    routes ??= corsRoutes(app);
     const path = req.path;
     const method = req.method === 'OPTIONS' ? String(req.headers['access-control-request-method'] ?? '').toUpperCase() : req.method;
-    const isBrowserRoute = routes.some((route) => route.method === method && route.pattern.test(path));
-    if (isBrowserRoute) open(req, res, next);
+    if (matches(routes.open, method, path)) return open(req, res, next);
+    if (dashboardOrigins.size === 0 || !matches(routes.dashboard, method, path)) return next();
+    // The answer depends on the Origin, so shared caches must keep one per origin.
+    res.vary('Origin');
+    if (dashboardOrigins.has(origin.toLowerCase())) dashboard(req, res, next);
     else next();
   };
 }

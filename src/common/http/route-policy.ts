@@ -51,7 +51,8 @@ export const SECURITY_SCHEMES = {
 } as const;
 
 const KEY_ERRORS: ErrorCode[] = ['MISSING_AUTH', 'INVALID_API_KEY', 'REVOKED_API_KEY', 'WRONG_AUTH_TYPE', 'INTERNAL_ERROR'];
-const JWT_ERRORS: ErrorCode[] = ['MISSING_AUTH', 'WRONG_AUTH_TYPE', 'INVALID_CLERK_TOKEN', 'INTERNAL_ERROR'];
+// SERVICE_UNAVAILABLE: the identity provider's key set could not be fetched.
+const JWT_ERRORS: ErrorCode[] = ['MISSING_AUTH', 'WRONG_AUTH_TYPE', 'INVALID_CLERK_TOKEN', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR'];
 
 const MODE_DOCS: Record<AuthMode, { security: string[]; errors: ErrorCode[] }> = {
   secret: { security: [SECURITY_SCHEMES.secretKey], errors: [...KEY_ERRORS, 'KEY_INSUFFICIENT_PERMISSIONS'] },

@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsRFC3339 } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../common/http/page-query.dto';
 import { CharLength } from '../../common/validation/char-length';
+import { IsDateTime } from '../../common/validation/date-time';
 import { FEEDBACK_CLASSIFICATIONS, type FeedbackClassification } from '../classifier/classify-feedback';
 import { FEEDBACK_LIMITS } from '../feedback-limits';
 
@@ -32,6 +33,6 @@ export class ListFeedbackQueryDto extends PageQueryDto {
     description: 'Only feedback created at or after this time (ISO 8601 with `Z` or a numeric offset).',
   })
   @IsOptional()
-  @IsRFC3339({ message: 'since must be an ISO 8601 date-time with Z or a numeric offset' })
+  @IsDateTime()
   since?: string;
 }
