@@ -1,5 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import request from 'supertest';
+import { TestIdentityProvider } from '../support/identity-provider';
 import { SeededProject, TestApp } from '../support/test-app';
 
 type Json = Record<string, unknown>;
@@ -79,6 +84,39 @@ const BAD_CURSORS: [string, string][] = [
   ['a cursor over 512 characters', 'A'.repeat(600)],
 ];
 
+/** A POST through Node's own client (supertest would re-encode a Buffer body as JSON). */
+async function rawRequest(
+  t: TestApp,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON answer, asserted on by the caller
+): Promise<{ status: number; body: any }> {
+  const server = t.app.getHttpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    return await new Promise((resolve, reject) => {
+      const req = httpRequest({
+        port,
+        host: '127.0.0.1',
+        path,
+        method: 'POST',
+        headers: { ...headers, 'Content-Length': String(body.length) },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
 /**
  * House rule: bad input gets the error envelope, never a 500. Every documented operation receives
  * wrong types, empty and oversized strings, lone surrogates and odd query values in each field.
@@ -86,11 +124,16 @@ const BAD_CURSORS: [string, string][] = [
 describe('malformed input never causes a server error', () => {
   let t: TestApp;
   let project: SeededProject;
+  let idp: TestIdentityProvider;
 
   beforeAll(async () => {
-    t = await TestApp.start();
+    idp = await TestIdentityProvider.start();
+    t = await TestApp.start({ env: idp.env() });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await idp.close();
+  });
   beforeEach(async () => {
     project = await t.seedProject({ plan: 'builder' });
   });
@@ -171,6 +214,154 @@ describe('malformed input never causes a server error', () => {
       }
       const expected = { status: 400, code: 'VALIDATION_ERROR', param: 'cursor' };
       expect(answers).toEqual(Object.fromEntries(Object.keys(answers).map((label) => [label, expected])));
+    });
+  });
+
+  describe('hostile bodies, dates, tokens and headers', () => {
+    const FEEDBACK = { feedback_text: 'The export button does nothing on Safari.' };
+    const postFeedback = () => t.api.as(project.secretKey).post('/v1/feedback').set('Content-Type', 'application/json');
+    const bodyRefusal = (res: { status: number; body: { error?: { code?: string; param?: string } } }) => ({
+      status: res.status,
+      code: res.body.error?.code,
+      param: res.body.error?.param,
+    });
+
+    it.each([
+      ['arrays', `{"feedback_text":"Deeply nested arrays here.","metadata":${'['.repeat(5000)}${']'.repeat(5000)}}`],
+      ['objects', `{"feedback_text":"Deeply nested objects here.","x":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`],
+      ['a bare array', `${'['.repeat(5000)}${']'.repeat(5000)}`],
+    ])('refuses JSON nested 5,000 deep (%s) with VALIDATION_ERROR, with or without an Idempotency-Key', async (_name, body) => {
+      for (const idempotencyKey of [null, 'deep-body-1']) {
+        const req = postFeedback();
+        if (idempotencyKey) req.set('Idempotency-Key', idempotencyKey);
+        const res = await req.send(body);
+        expect(bodyRefusal(res)).toEqual({ status: 400, code: 'VALIDATION_ERROR', param: 'body' });
+        expect(res.body.error.message).toBe('The body nests objects and arrays deeper than 32 levels.');
+      }
+    });
+
+    it('accepts nesting up to the limit, and brackets inside strings do not count', async () => {
+      const res = await postFeedback().send(JSON.stringify({ feedback_text: `Brackets ${'[{"'.repeat(300)} in text.` }));
+      expect(res.body.error).toBeNull();
+      const atLimit = `{"feedback_text":"Exactly at the limit.","x":${'['.repeat(31)}${']'.repeat(31)}}`;
+      // 32 levels parse; the DTO then refuses the unknown field, which proves the body got that far.
+      expect(bodyRefusal(await postFeedback().send(atLimit))).toEqual({ status: 400, code: 'VALIDATION_ERROR', param: 'x' });
+    });
+
+    it.each([
+      ['gzip', gzipSync],
+      ['deflate', deflateSync],
+      ['br', brotliCompressSync],
+    ])('reads a %s body, and refuses a garbage one with VALIDATION_ERROR on body', async (encoding, compress) => {
+      const send = (body: Buffer) =>
+        rawRequest(
+          t,
+          '/v1/feedback',
+          { Authorization: `Bearer ${project.secretKey}`, 'Content-Type': 'application/json', 'Content-Encoding': encoding },
+          body,
+        );
+      const good = await send(compress(Buffer.from(JSON.stringify(FEEDBACK))));
+      expect(good.body.error).toBeNull();
+      expect(good.status).toBe(201);
+      expect(good.body.data.feedback_text).toBe(FEEDBACK.feedback_text);
+      for (const garbage of [Buffer.from('definitely not compressed'), Buffer.alloc(64, 0xff), compress(Buffer.from('x')).subarray(0, 4)]) {
+        const res = await send(garbage);
+        expect(bodyRefusal(res)).toEqual({ status: 400, code: 'VALIDATION_ERROR', param: 'body' });
+        expect(res.body.error.message).not.toMatch(/incorrect header|Z_|zlib/i);
+      }
+    });
+
+    it('refuses unknown content encodings with 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+      for (const encoding of ['compress', 'zip', 'gzip, br', 'x'.repeat(200)]) {
+        const res = await t.api
+          .unchecked()
+          .as(project.secretKey)
+          .post('/v1/feedback')
+          .set('Content-Type', 'application/json')
+          .set('Content-Encoding', encoding)
+          .send(JSON.stringify(FEEDBACK));
+        expect(bodyRefusal(res)).toEqual({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', param: 'Content-Encoding' });
+        expect(res.body.error.remediation).toContain('gzip, deflate or br');
+      }
+    });
+
+    it('checks email length after lower-casing on every email field', async () => {
+      // 254 characters as sent; 'İ' lower-cases to two code units, so 255 as stored.
+      const grows = `\u0130da.lovela@${'d'.repeat(63)}.${'d'.repeat(63)}.${'d'.repeat(63)}.${'d'.repeat(48)}.io`;
+      expect(grows).toHaveLength(254);
+      const api = t.api.as(project.secretKey);
+      const answers = [
+        await api.post('/v1/waitlist/signups').send({ email: grows }),
+        await api.post('/v1/feedback').send({ ...FEEDBACK, email: grows }),
+        await api.post('/v1/analytics/identify').send({ user_id: 'user_1', email: grows }),
+        await api.post('/v1/waitlist/signups/resend-confirmation').send({ email: grows }),
+      ];
+      for (const res of answers) {
+        expect(res.body.error).toMatchObject({
+          code: 'VALIDATION_ERROR',
+          param: 'email',
+          message: 'Email must be at most 254 characters (got 255).',
+        });
+      }
+    });
+
+    it.each(['2026-02-31T00:00:00Z', '2026-02-29T10:00:00Z', '2026-12-31T23:59:60Z', '2026-13-01T00:00:00Z', '2026-04-31T12:00:00+02:00'])(
+      'refuses the impossible date-time %s instead of shifting it',
+      async (since) => {
+        const res = await t.api.as(project.secretKey).get(`/v1/feedback?since=${encodeURIComponent(since)}`);
+        expect(bodyRefusal(res)).toEqual({ status: 400, code: 'VALIDATION_ERROR', param: 'since' });
+      },
+    );
+
+    it('accepts a real leap day', async () => {
+      await t.api.as(project.secretKey).get('/v1/feedback?since=2028-02-29T00:00:00Z').expect(200);
+    });
+
+    it('refuses NUL and other control characters in JWT sub and email with INVALID_CLERK_TOKEN', async () => {
+      for (const claims of [
+        { sub: 'a\u0000b' },
+        { sub: 'a\u001bb' },
+        { sub: 'user_ok', email: 'a@b.io\u0000' },
+        { sub: 'user_ok', email: 'a\u0085@b.io' },
+      ]) {
+        const res = await t.api.as(idp.token(claims)).post('/v1/auth/provision').send({});
+        expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 401, code: 'INVALID_CLERK_TOKEN' });
+      }
+    });
+
+    it('answers a token over 16 KB with the error envelope (431), not a bare status line', async () => {
+      for (const path of ['/v1/setup-check', '/v1/dashboard/projects']) {
+        const res = await request(t.app.getHttpServer())
+          .get(path)
+          .set('Authorization', `Bearer ${'x'.repeat(20_000)}`);
+        expect(res.status).toBe(431);
+        expect(res.headers['content-type']).toContain('application/json');
+        expect(res.body).toEqual({
+          data: null,
+          error: {
+            code: 'REQUEST_HEADERS_TOO_LARGE',
+            message: 'The request headers are larger than 16 KB.',
+            remediation: expect.stringContaining('16 KB'),
+            param: 'Authorization',
+            request_id: expect.stringMatching(/^req_[0-9A-Z]{26}$/),
+          },
+        });
+        expect(res.headers['x-request-id']).toBe(res.body.error.request_id);
+      }
+      // A token just under the limit still reaches the API and is refused in the usual way.
+      const below = await t.api.as(`svc_live_${'x'.repeat(12_000)}`).get('/v1/setup-check');
+      expect(below.body.error.code).toBe('INVALID_API_KEY');
+    });
+
+    it('answers any header over 16 KB the same way, over a plain connection', async () => {
+      const answer = await rawRequest(
+        t,
+        '/v1/waitlist/signups',
+        { 'X-Huge': 'y'.repeat(17_000), 'Content-Type': 'application/json' },
+        Buffer.from('{}'),
+      );
+      expect(answer.status).toBe(431);
+      expect(answer.body.error).toMatchObject({ code: 'REQUEST_HEADERS_TOO_LARGE' });
     });
   });
 });

@@ -77,3 +77,71 @@ describe('CORS', () => {
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
+
+describe('Dashboard CORS (DASHBOARD_ORIGINS)', () => {
+  const DASHBOARD = 'https://dashboard.example';
+
+  describe('with DASHBOARD_ORIGINS set', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await TestApp.start({ imports: [ProbeModule], env: { DASHBOARD_ORIGINS: `${DASHBOARD}, http://localhost:5173` } });
+    });
+    afterAll(() => t.close());
+
+    it('answers the preflight and the call for a listed origin, by name and with credentials', async () => {
+      const preflight = await t.api
+        .options('/v1/dashboard/projects')
+        .set('Origin', DASHBOARD)
+        .set('Access-Control-Request-Method', 'GET')
+        .set('Access-Control-Request-Headers', 'authorization,x-service-project');
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers).toMatchObject({
+        'access-control-allow-origin': DASHBOARD,
+        'access-control-allow-credentials': 'true',
+        vary: expect.stringContaining('Origin'),
+      });
+      expect(preflight.headers['access-control-allow-headers']).toContain('X-Service-Project');
+      const res = await t.api.get('/v1/dashboard/projects').set('Origin', 'http://localhost:5173').expect(401);
+      expect(res.body.error.code).toBe('MISSING_AUTH');
+      expect(res.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+      expect(res.headers['access-control-expose-headers']).toContain('X-Request-Id');
+      const provision = await t.api.options('/v1/auth/provision').set('Origin', DASHBOARD).set('Access-Control-Request-Method', 'POST');
+      expect(provision.headers['access-control-allow-origin']).toBe(DASHBOARD);
+    });
+
+    it('sends no CORS headers to other origins', async () => {
+      const preflight = await t.api
+        .options('/v1/dashboard/projects')
+        .set('Origin', 'https://evil.example')
+        .set('Access-Control-Request-Method', 'GET');
+      expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+      expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
+      const res = await t.api.get('/v1/dashboard/projects').set('Origin', 'https://dashboard.example.evil.example').expect(401);
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+      expect(res.headers.vary).toContain('Origin');
+    });
+
+    it('leaves browser endpoints open and secret-key endpoints closed', async () => {
+      const project = await t.seedProject();
+      const browser = await t.api.as(project.publishableKey).post('/v1/_probe/browser').set('Origin', DASHBOARD).expect(200);
+      expect(browser.headers['access-control-allow-origin']).toBe('*');
+      const secret = await t.api.as(project.secretKey).get('/v1/setup-check').set('Origin', DASHBOARD).expect(200);
+      expect(secret.headers['access-control-allow-origin']).toBeUndefined();
+    });
+  });
+
+  describe('with DASHBOARD_ORIGINS unset', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await TestApp.start();
+    });
+    afterAll(() => t.close());
+
+    it('sends no CORS headers on dashboard routes', async () => {
+      const preflight = await t.api.options('/v1/dashboard/projects').set('Origin', DASHBOARD).set('Access-Control-Request-Method', 'GET');
+      expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+      const res = await t.api.get('/v1/dashboard/projects').set('Origin', DASHBOARD).expect(401);
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    });
+  });
+});
