@@ -93,15 +93,19 @@ describe('API key changes across processes', () => {
     expect(res.body.data.project_id).toBe(project.project.id);
   });
 
-  (realPostgres ? it : it.skip)('refuses a key revoked by the operator CLI (a third process) on the next request', async () => {
-    const project = await a.seedProject();
-    await warm(project.secretKey);
-    const revoked = await runCli({ DATABASE_URL: a.config.databaseUrl! }, 'key:revoke', '--key', project.secretKey);
-    expect(revoked).toEqual({ id: expect.stringMatching(/^key_/), revoked: true });
-    // No waiting: the CLI has exited, and the notification went out at its commit.
-    const res = await bApi.as(project.secretKey).get('/v1/setup-check').expect(401);
-    expect(res.body.error.code).toBe('REVOKED_API_KEY');
-  });
+  (realPostgres ? it : it.skip)(
+    'refuses a key revoked by the operator CLI (a third process) on the next request',
+    async () => {
+      const project = await a.seedProject();
+      await warm(project.secretKey);
+      const revoked = await runCli({ DATABASE_URL: a.config.databaseUrl! }, 'key:revoke', '--key', project.secretKey);
+      expect(revoked).toEqual({ id: expect.stringMatching(/^key_/), revoked: true });
+      // No waiting: the CLI has exited, and the notification went out at its commit.
+      const res = await bApi.as(project.secretKey).get('/v1/setup-check').expect(401);
+      expect(res.body.error.code).toBe('REVOKED_API_KEY');
+    },
+    180_000,
+  ); // may wait for the shared build of the CLI
 
   (realPostgres ? it : it.skip)('reconnects a dropped listener and then sees revocations at once again', async () => {
     const project = await a.seedProject();
