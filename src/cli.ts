@@ -2,11 +2,17 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createContext, prepare } from './bootstrap';
 import { UsageError } from './common/cli/command';
-import { parseCommand, runCommand, usage } from './cli/cli-commands';
+import { helpFor, parseCommand, runCommand, usage } from './cli/cli-commands';
 
 /** The operator CLI (CONTRACT.md): one JSON object on stdout with --json, errors on stderr. */
 async function cli(argv: string[]): Promise<number> {
   try {
+    // Help needs no database: answered before anything starts.
+    const help = helpFor(argv);
+    if (help !== null) {
+      process.stdout.write(`${help}\n`);
+      return 0;
+    }
     parseCommand(argv);
   } catch (error) {
     process.stderr.write(`error: ${(error as UsageError).message}\n\n${usage()}\n`);

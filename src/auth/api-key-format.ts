@@ -12,6 +12,8 @@ export const KEY_PREFIXES: Record<ApiKeyType, Record<ApiKeyMode, string>> = {
 export const LEGACY_SECRET_PREFIX = 'sk_live_';
 
 const API_KEY_SHAPE = /^(svc_live_|svc_test_|svc_pub_live_|svc_pub_test_|sk_live_)[A-Za-z0-9]{16,64}$/;
+/** A key issued under the legacy prefix, as `key:import` accepts it (the shape the guard accepts). */
+export const LEGACY_KEY_SHAPE = /^sk_live_[A-Za-z0-9]{16,64}$/;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 /** 32 base62 characters from the CSPRNG (randomInt is unbiased: no modulo skew). */

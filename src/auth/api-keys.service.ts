@@ -1,15 +1,20 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Subscription } from 'rxjs';
 import { EntityManager, IsNull } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
 import { newId } from '../common/ids/ids';
-import { Database } from '../infra/database/database';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { ChangeListener, notifyChange } from '../infra/database/change-notifications';
+import { afterCommit, Database } from '../infra/database/database';
+import { isEmbeddedDatabaseUrl } from '../infra/database/embedded-postgres';
+import { isUniqueViolation } from '../infra/database/postgres-errors';
 import { ProjectEntity } from '../projects/entities/project.entity';
 import { PLATFORM_LIMITS } from '../projects/plans';
 import { ProjectRef, toProjectRef } from '../projects/project-ref';
 import { ProjectsService } from '../projects/projects.service';
-import { generateApiKey, hashApiKey, keyPrefixOf } from './api-key-format';
+import { ApiKeyCache } from './api-key-cache';
+import { LEGACY_KEY_SHAPE, generateApiKey, hashApiKey, keyPrefixOf } from './api-key-format';
 import { ApiKeyEntity, ApiKeyMode, ApiKeyType } from './entities/api-key.entity';
 
 export interface IssuedKey {
@@ -18,6 +23,8 @@ export interface IssuedKey {
   key: string;
   type: ApiKeyType;
   mode: ApiKeyMode;
+  /** The project the key belongs to: the test-mode twin for a test key. */
+  projectId: string;
 }
 
 export interface AuthenticatedKey {
@@ -28,56 +35,123 @@ export interface AuthenticatedKey {
   project: ProjectRef;
 }
 
-interface CacheEntry {
-  value: AuthenticatedKey | null;
-  expiresAt: number;
+export interface ListedKey {
+  id: string;
+  type: ApiKeyType;
+  prefix: string;
+  last_four: string;
+  revoked: boolean;
 }
 
-// Keys are looked up on every request; a short cache keeps that off the database. Revocation and
-// plan changes made in this process clear it at once; other processes see them within the TTL.
-const CACHE_TTL_MS = 5_000;
-const CACHE_MAX_ENTRIES = 10_000;
+const keyChangePayload = (hash: string) => `key:${hash}`;
 
+/**
+ * API keys: issued, imported, revoked, and looked up on every request.
+ *
+ * Lookups are cached per process (api-key-cache.ts). Creating, importing and revoking a key send a
+ * NOTIFY inside their transaction; every process LISTENs on a dedicated connection and drops the
+ * key's entry when it arrives, so a revocation is refused on the next request everywhere and a new
+ * key works at once even where it was cached as unknown. Project changes (plan) clear the cache the
+ * same way. While the listener is down the cache is cleared and entries live at most their TTL.
+ * On the embedded database the listener is off: one process holds it (the data-dir lock), so the
+ * in-process invalidation is complete.
+ *
+ * Test mode: a svc_test_ key belongs to the live project's test-mode twin (ProjectsService.testTwinOf),
+ * a project of its own, so test data never mixes with live data.
+ */
 @Injectable()
 export class ApiKeysService implements OnModuleDestroy {
-  private readonly cache = new Map<string, CacheEntry>();
+  private readonly cache = new ApiKeyCache<AuthenticatedKey>();
   private readonly projectChanges: Subscription;
+  private readonly listener: ChangeListener | null;
 
   constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly db: Database,
     private readonly clock: Clock,
-    projects: ProjectsService,
+    private readonly projects: ProjectsService,
   ) {
     this.projectChanges = projects.changes.subscribe(() => this.cache.clear());
+    const url = config.databaseUrl;
+    this.listener =
+      url && !isEmbeddedDatabaseUrl(url)
+        ? new ChangeListener({ databaseUrl: url, onChange: (payload) => this.onChange(payload), onGap: () => this.cache.clear() })
+        : null;
   }
 
-  onModuleDestroy(): void {
+  async onModuleDestroy(): Promise<void> {
     this.projectChanges.unsubscribe();
+    await this.listener?.stop();
   }
 
-  /** Creates a key inside the caller's transaction; refuses past the per-type cap of active keys. */
+  /** True once cross-process invalidation is in place (always true on the embedded database). */
+  get invalidationListening(): boolean {
+    return this.listener ? this.listener.isListening : true;
+  }
+
+  /**
+   * Creates a key inside the caller's transaction; refuses past the per-type cap of active keys. A
+   * test key goes to the project's test-mode twin, created on first use.
+   */
   async createKey(em: EntityManager, projectId: string, type: ApiKeyType, mode: ApiKeyMode = 'live'): Promise<IssuedKey> {
-    // Serialises concurrent creations for one project so the cap holds.
-    await em.query('SELECT 1 FROM projects WHERE id = $1 FOR UPDATE', [projectId]);
-    const active = await em.count(ApiKeyEntity, { where: { projectId, type, revokedAt: IsNull() } });
-    if (active >= PLATFORM_LIMITS.activeKeysPerType) {
-      throw new ApiError('API_KEY_LIMIT_REACHED', `This project already has ${active} active ${type} keys.`, { param: 'type' });
-    }
-    return this.insertKey(em, projectId, type, mode, generateApiKey(type, mode));
+    const owner = await this.ownerOf(em, projectId, mode);
+    await this.assertBelowCap(em, owner, type);
+    return this.insertKey(em, owner, type, mode, generateApiKey(type, mode));
   }
 
-  /** Stores a key given in full; used to import keys issued under the legacy `sk_live_` prefix. */
+  /** Stores a key given in full: keeps a key issued under the legacy `sk_live_` prefix working. */
   async importKey(em: EntityManager, projectId: string, key: string): Promise<IssuedKey> {
-    return this.insertKey(em, projectId, 'secret', 'live', key);
+    if (!LEGACY_KEY_SHAPE.test(key)) {
+      throw new ApiError('VALIDATION_ERROR', 'A legacy key is "sk_live_" followed by 16 to 64 letters and digits.', { param: 'key' });
+    }
+    const owner = await this.ownerOf(em, projectId, 'live');
+    await this.assertBelowCap(em, owner, 'secret');
+    await em.query('SAVEPOINT import_key');
+    try {
+      const issued = await this.insertKey(em, owner, 'secret', 'live', key);
+      await em.query('RELEASE SAVEPOINT import_key');
+      return issued;
+    } catch (error) {
+      await em.query('ROLLBACK TO SAVEPOINT import_key');
+      if (isUniqueViolation(error, 'uq_api_keys_secret_hash')) {
+        throw new ApiError('VALIDATION_ERROR', 'This key is already stored.', { param: 'key' });
+      }
+      throw error;
+    }
   }
 
+  /** Revokes a key; every process refuses it from its next request on. Revoking twice is harmless. */
   async revokeKey(fullKey: string): Promise<{ id: string; revoked: true }> {
     const hash = hashApiKey(fullKey);
-    const row = await this.db.manager.findOne(ApiKeyEntity, { where: { secretHash: hash } });
-    if (!row) throw new ApiError('NOT_FOUND', 'No such key.', { param: 'key' });
-    if (!row.revokedAt) await this.db.manager.update(ApiKeyEntity, { id: row.id }, { revokedAt: this.clock.now() });
-    this.cache.delete(hash);
-    return { id: row.id, revoked: true };
+    const id = await this.db.transaction(async (em) => {
+      // TypeORM answers an UPDATE … RETURNING with [rows, affected count].
+      const [rows] = (await em.query('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE secret_hash = $1 RETURNING id', [
+        hash,
+        this.clock.now(),
+      ])) as [{ id: string }[], number];
+      if (rows.length === 0) throw new ApiError('NOT_FOUND', 'No such key.', { param: 'key' });
+      await this.announce(em, hash);
+      return rows[0].id;
+    });
+    return { id, revoked: true };
+  }
+
+  /** The keys of a project and of its test-mode twin, newest first; never a full key. */
+  async listKeys(project: ProjectRef): Promise<ListedKey[]> {
+    const rows = await this.db.manager
+      .createQueryBuilder(ApiKeyEntity, 'key')
+      .innerJoin(ProjectEntity, 'project', 'project.id = key.project_id')
+      .where('project.id = :id OR project.live_project_id = :id', { id: project.id })
+      .orderBy('key.created_at', 'DESC')
+      .addOrderBy('key.id', 'DESC')
+      .getMany();
+    return rows.map((row) => ({
+      id: row.id,
+      type: row.type,
+      prefix: row.prefix,
+      last_four: row.lastFour,
+      revoked: row.revokedAt !== null,
+    }));
   }
 
   /**
@@ -85,19 +159,48 @@ export class ApiKeysService implements OnModuleDestroy {
    * loaded. Synchronous, so the request path awaits nothing for a known key.
    */
   cachedKey(token: string): AuthenticatedKey | null | undefined {
-    const cached = this.cache.get(hashApiKey(token));
-    return cached && cached.expiresAt > Date.now() ? cached.value : undefined;
+    return this.cache.get(hashApiKey(token), this.clock.now().getTime());
   }
 
   /** The key and its project, or null when no such key exists. */
   async authenticate(token: string): Promise<AuthenticatedKey | null> {
-    const cached = this.cachedKey(token);
-    if (cached !== undefined) return cached;
     const hash = hashApiKey(token);
+    const cached = this.cache.get(hash, this.clock.now().getTime());
+    if (cached !== undefined) return cached;
+    this.listener?.start();
+    const generation = this.cache.generation;
     const value = await this.load(hash);
-    if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-    this.cache.set(hash, { value, expiresAt: Date.now() + CACHE_TTL_MS });
+    this.cache.set(hash, value, generation, this.clock.now().getTime());
     return value;
+  }
+
+  private onChange(payload: string): void {
+    if (payload.startsWith('key:')) this.cache.invalidate(payload.slice(4));
+    else this.cache.clear();
+  }
+
+  /** NOTIFY for other processes (delivered at COMMIT); this process drops its entry after commit. */
+  private async announce(em: EntityManager, hash: string): Promise<void> {
+    await notifyChange(em, keyChangePayload(hash));
+    afterCommit(em, () => this.cache.invalidate(hash));
+  }
+
+  private async ownerOf(em: EntityManager, projectId: string, mode: ApiKeyMode): Promise<ProjectRef> {
+    if (mode === 'test') return this.projects.testTwinOf(em, projectId);
+    // Serialises concurrent creations for one project so the cap holds.
+    const row = await em.findOne(ProjectEntity, { where: { id: projectId }, lock: { mode: 'pessimistic_write' } });
+    if (!row) throw new ApiError('NOT_FOUND', `No project ${projectId}.`, { param: 'project' });
+    if (row.liveProjectId) {
+      throw new ApiError('VALIDATION_ERROR', `${projectId} is a test-mode project: it only takes test keys.`, { param: 'project' });
+    }
+    return toProjectRef(row);
+  }
+
+  private async assertBelowCap(em: EntityManager, project: ProjectRef, type: ApiKeyType): Promise<void> {
+    const active = await em.count(ApiKeyEntity, { where: { projectId: project.id, type, revokedAt: IsNull() } });
+    if (active >= PLATFORM_LIMITS.activeKeysPerType) {
+      throw new ApiError('API_KEY_LIMIT_REACHED', `This project already has ${active} active ${type} keys.`, { param: 'type' });
+    }
   }
 
   private async load(hash: string): Promise<AuthenticatedKey | null> {
@@ -108,10 +211,10 @@ export class ApiKeysService implements OnModuleDestroy {
     return { id: row.id, type: row.type, mode: row.mode, revoked: row.revokedAt !== null, project: toProjectRef(project) };
   }
 
-  private async insertKey(em: EntityManager, projectId: string, type: ApiKeyType, mode: ApiKeyMode, key: string): Promise<IssuedKey> {
+  private async insertKey(em: EntityManager, project: ProjectRef, type: ApiKeyType, mode: ApiKeyMode, key: string): Promise<IssuedKey> {
     const row = Object.assign(new ApiKeyEntity(), {
       id: newId('key'),
-      projectId,
+      projectId: project.id,
       type,
       mode,
       prefix: keyPrefixOf(key),
@@ -121,6 +224,8 @@ export class ApiKeysService implements OnModuleDestroy {
       revokedAt: null,
     });
     await em.insert(ApiKeyEntity, row);
-    return { id: row.id, key, type, mode };
+    // A lookup of this key may be cached as unknown, here or elsewhere.
+    await this.announce(em, row.secretHash);
+    return { id: row.id, key, type, mode, projectId: project.id };
   }
 }

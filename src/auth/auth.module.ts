@@ -4,13 +4,23 @@ import { ApiKeysService } from './api-keys.service';
 import { AuthController } from './auth.controller';
 import { DashboardJwt, DashboardJwtStrategy } from './dashboard-jwt';
 import { EndUserVerifier } from './end-user-verifier';
+import { KeyGuessLimiter } from './key-guess-limiter';
 import { ProvisioningService } from './provisioning.service';
 import { RoutePolicyGuard } from './route-policy.guard';
 
 @Global()
 @Module({
   controllers: [AuthController],
-  providers: [ApiKeysService, AccountsService, DashboardJwtStrategy, DashboardJwt, EndUserVerifier, ProvisioningService, RoutePolicyGuard],
+  providers: [
+    ApiKeysService,
+    AccountsService,
+    DashboardJwtStrategy,
+    DashboardJwt,
+    EndUserVerifier,
+    KeyGuessLimiter,
+    ProvisioningService,
+    RoutePolicyGuard,
+  ],
   exports: [ApiKeysService, AccountsService, EndUserVerifier, ProvisioningService, RoutePolicyGuard],
 })
 export class AuthModule {}

@@ -16,10 +16,15 @@ import { ApiKeysService, AuthenticatedKey } from './api-keys.service';
 import { ANONYMOUS, Caller, idempotencyScopeOf, projectOfCaller, setAuthState } from './caller';
 import { DashboardJwt } from './dashboard-jwt';
 import { EndUserVerifier } from './end-user-verifier';
+import { KeyGuessLimiter } from './key-guess-limiter';
 
 export const PROJECT_HEADER = 'x-service-project';
 
 const JWT_MODES: ReadonlySet<AuthMode> = new Set(['dashboard', 'dashboard_account', 'signed_in']);
+
+function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
 
 function bearerToken(req: Request, expectsJwt: boolean): string {
   const header = req.headers.authorization;
@@ -51,6 +56,7 @@ export class RoutePolicyGuard implements CanActivate {
     private readonly limiter: RateLimiter,
     private readonly endUsers: EndUserVerifier,
     private readonly idempotency: IdempotencyClaims,
+    private readonly keyGuesses: KeyGuessLimiter,
   ) {
     this.browserRule = {
       bucket: 'browser',
@@ -92,10 +98,21 @@ export class RoutePolicyGuard implements CanActivate {
       throw new ApiError('WRONG_AUTH_TYPE', 'This endpoint takes an API key, not a dashboard token.', { param: 'Authorization' });
     }
     if (expectsJwt) return this.authenticateDashboard(req, mode, context);
+    // Nothing of another shape was ever issued: no lookup.
+    if (kind !== 'api_key') throw new ApiError('INVALID_API_KEY', 'No such API key.', { param: 'Authorization' });
     // A key the cache holds needs no await: this is every request's path.
     const cached = this.apiKeys.cachedKey(token);
-    if (cached !== undefined) return this.callerOfKey(cached, mode);
-    return this.apiKeys.authenticate(token).then((key) => this.callerOfKey(key, mode));
+    if (cached) return this.callerOfKey(cached, mode);
+    return this.lookUpKey(req, token, cached === null, mode);
+  }
+
+  /** A key the cache does not know, or knows to be unknown: both count against the address's guesses. */
+  private async lookUpKey(req: Request, token: string, knownUnknown: boolean, mode: AuthMode): Promise<Caller> {
+    const ip = clientIp(req);
+    this.keyGuesses.assertAllowed(ip);
+    const key = knownUnknown ? null : await this.apiKeys.authenticate(token);
+    if (!key) await this.keyGuesses.recordFailure(ip);
+    return this.callerOfKey(key, mode);
   }
 
   private callerOfKey(key: AuthenticatedKey | null, mode: AuthMode): Caller {
@@ -132,7 +149,7 @@ export class RoutePolicyGuard implements CanActivate {
 
   /** Browser calls (spec: 120 requests per minute per IP address; BROWSER_RATE_LIMIT lifts it). */
   private async limitBrowser(req: Request, res: Response): Promise<void> {
-    const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    const ip = clientIp(req);
     const message = `Too many requests from this address; the limit is ${this.browserRule.limit} per minute.`;
     const result = await this.limiter.enforce(this.browserRule, ip, message);
     res.setHeader('X-RateLimit-Limit', String(result.limit));

@@ -1,80 +1,22 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { parseArgs } from 'node:util';
-import { ApiKeysService } from '../auth/api-keys.service';
-import { ProvisioningService } from '../auth/provisioning.service';
 import { ApiError } from '../common/errors/api-error';
 import { Database } from '../infra/database/database';
-import { PLAN_NAMES, PlanName, isPlanName } from '../projects/plans';
-import { ProjectsService } from '../projects/projects.service';
 import { WAITLIST_COMMANDS } from '../waitlist/waitlist.cli';
-import { type Command, JSON_OPTION as json, UsageError, type Values, requireString } from '../common/cli/command';
+import { type Command, JSON_OPTION as json, UsageError, type Values } from '../common/cli/command';
 import { generateMigration } from './migration-generator';
+import { PROJECT_COMMANDS } from './project-commands';
 
 export interface CliOutput {
   stdout(text: string): void;
   stderr(text: string): void;
 }
 
-function requirePlan(values: Values): PlanName {
-  const plan = requireString(values, 'plan');
-  if (!isPlanName(plan)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')} (got "${plan}")`);
-  return plan;
-}
-
 export const COMMANDS: Record<string, Command> = {
-  'project:create': {
-    usage: 'project:create --name <name> [--slug <slug>] --plan <free|indie|builder|scale> [--legacy-notifications] [--json]',
-    options: { name: { type: 'string' }, slug: { type: 'string' }, plan: { type: 'string' }, 'legacy-notifications': json, json },
-    async run(context, values) {
-      const name = requireString(values, 'name');
-      if (name.length > 100) throw new UsageError('--name must be at most 100 characters');
-      const created = await context.get(ProvisioningService).createProjectWithKeys({
-        name,
-        plan: requirePlan(values),
-        slug: typeof values.slug === 'string' ? values.slug : undefined,
-        settings: values['legacy-notifications'] ? { require_user_hash: false } : undefined,
-      });
-      return {
-        project_id: created.project.id,
-        project_slug: created.project.slug,
-        project_name: created.project.name,
-        plan: created.project.plan,
-        secret_key: created.secretKey,
-        publishable_key: created.publishableKey,
-      };
-    },
-  },
-  'plan:set': {
-    usage: 'plan:set --project <prj_id> --plan <plan> [--json]',
-    options: { project: { type: 'string' }, plan: { type: 'string' }, json },
-    async run(context, values) {
-      const project = await context.get(ProjectsService).setPlan(requireString(values, 'project'), requirePlan(values));
-      return { project_id: project.id, plan: project.plan };
-    },
-  },
-  'key:create': {
-    usage: 'key:create --project <prj_id> --type <secret|publishable> [--test] [--json]',
-    options: { project: { type: 'string' }, type: { type: 'string' }, test: json, json },
-    async run(context, values) {
-      const type = requireString(values, 'type');
-      if (type !== 'secret' && type !== 'publishable') throw new UsageError(`--type must be secret or publishable (got "${type}")`);
-      const projectId = requireString(values, 'project');
-      if (!(await context.get(ProjectsService).findById(projectId))) throw new ApiError('NOT_FOUND', `No project ${projectId}.`);
-      const key = await context
-        .get(Database)
-        .transaction((em) => context.get(ApiKeysService).createKey(em, projectId, type, values.test ? 'test' : 'live'));
-      return { id: key.id, key: key.key, type: key.type };
-    },
-  },
-  'key:revoke': {
-    usage: 'key:revoke --key <full key> [--json]',
-    options: { key: { type: 'string' }, json },
-    async run(context, values) {
-      return context.get(ApiKeysService).revokeKey(requireString(values, 'key'));
-    },
-  },
+  ...PROJECT_COMMANDS,
   migrate: {
     usage: 'migrate [--json]',
+    summary: 'Applies pending migrations (the server also applies them at start). Prints {applied: [names]}.',
     options: { json },
     async run(context) {
       return { applied: context.get(Database).appliedMigrations };
@@ -93,8 +35,31 @@ export const COMMANDS: Record<string, Command> = {
   ...WAITLIST_COMMANDS,
 };
 
+const HELP_FLAGS = new Set(['--help', '-h']);
+
 export function usage(): string {
-  return ['Usage: npm run cli -- <command> [options]', '', ...Object.values(COMMANDS).map((command) => `  ${command.usage}`)].join('\n');
+  return [
+    'Usage: npm run cli -- <command> [options]   (also node dist/cli.js <command>)',
+    '',
+    ...Object.values(COMMANDS).map((command) => `  ${command.usage}`),
+    '',
+    '--project takes a project id or its slug. --json prints one JSON object. help <command> explains a command.',
+  ].join('\n');
+}
+
+/**
+ * The help text when the arguments ask for help (`--help`, `-h`, `help`, `help <command>`,
+ * `<command> --help`), else null. Help needs no database.
+ */
+export function helpFor(argv: string[]): string | null {
+  const [first, ...rest] = argv;
+  if (first === undefined || HELP_FLAGS.has(first)) return first === undefined ? null : usage();
+  const named = first === 'help' ? rest[0] : rest.some((arg) => HELP_FLAGS.has(arg)) ? first : undefined;
+  if (first === 'help' && named === undefined) return usage();
+  if (named === undefined) return null;
+  const command = COMMANDS[named];
+  if (!command) throw new UsageError(`Unknown command "${named}"`);
+  return [`Usage: npm run cli -- ${command.usage}`, ...(command.summary ? ['', command.summary] : [])].join('\n');
 }
 
 function render(result: Record<string, unknown>, asJson: boolean): string {
@@ -120,6 +85,11 @@ export function parseCommand(argv: string[]): { command: Command; values: Values
 /** Runs one command against an application context; returns the process exit code. */
 export async function runCommand(context: INestApplicationContext, argv: string[], output: CliOutput): Promise<number> {
   try {
+    const help = helpFor(argv);
+    if (help !== null) {
+      output.stdout(`${help}\n`);
+      return 0;
+    }
     const { command, values, positionals } = parseCommand(argv);
     const result = await command.run(context, values, positionals);
     output.stdout(`${render(result, values.json === true)}\n`);

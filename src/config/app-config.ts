@@ -29,6 +29,8 @@ export interface AppConfig {
   readonly trustProxy: boolean | number;
   /** Per-IP browser calls per minute; null: the spec's number (PLATFORM_LIMITS). */
   readonly browserRateLimit: number | null;
+  /** Failed API key lookups per minute per IP (API_KEY_FAILURE_LIMIT); null: PLATFORM_LIMITS. */
+  readonly apiKeyFailureLimit: number | null;
   readonly queuePrefix: string;
   /** Set when WEBHOOK_ALLOW_INSECURE_URLS is on: logged as a warning at start. */
   readonly insecureWebhookWarning: string | null;
@@ -95,6 +97,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     workers: env.WORKERS !== 'off',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     browserRateLimit: env.BROWSER_RATE_LIMIT ?? null,
+    apiKeyFailureLimit: env.API_KEY_FAILURE_LIMIT ?? null,
     queuePrefix: env.QUEUE_PREFIX ?? 'launch',
     insecureWebhookWarning:
       env.WEBHOOK_ALLOW_INSECURE_URLS === 'true'

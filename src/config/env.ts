@@ -168,6 +168,16 @@ export class Env {
   @Max(100_000_000)
   BROWSER_RATE_LIMIT?: number;
 
+  // --- API key lookups (keys brief) ---
+  /** Failed API key lookups (unknown keys) per minute per IP before 429; unset: 30. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000_000)
+  API_KEY_FAILURE_LIMIT?: number;
+  // --- end API key lookups ---
+
   /** Namespace for queue and rate-limit keys in Redis, so several deployments can share one Redis. */
   @IsOptional()
   @Matches(/^[a-z0-9_-]{1,40}$/, { message: 'must be 1 to 40 lowercase letters, digits, _ or -' })

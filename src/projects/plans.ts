@@ -124,6 +124,8 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
 /** Limits that are the same on every plan. */
 export const PLATFORM_LIMITS = {
   browserCallsPerMinutePerIp: 120,
+  /** Unknown API keys per minute per IP before 429 (ours): guessing keys costs no database lookup. */
+  failedKeyLookupsPerMinutePerIp: 30,
   idempotencyRetentionHours: 24,
   idempotencyKeyMaxLength: 80,
   /** Active keys per project and type (ours; the spec leaves the count open). */

@@ -11,6 +11,9 @@ export interface ProjectRef {
   readonly plan: PlanName;
   readonly settings: ProjectSettings;
   readonly createdAt: Date;
+  /** `test`: the test-mode twin of `liveProjectId`, reached with svc_test_ keys; its data is its own. */
+  readonly mode: 'live' | 'test';
+  readonly liveProjectId: string | null;
 }
 
 export function toProjectRef(row: ProjectEntity): ProjectRef {
@@ -22,5 +25,7 @@ export function toProjectRef(row: ProjectEntity): ProjectRef {
     plan: row.plan,
     settings: row.settings,
     createdAt: row.createdAt,
+    mode: row.liveProjectId ? 'test' : 'live',
+    liveProjectId: row.liveProjectId,
   };
 }

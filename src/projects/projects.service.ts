@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Subject } from 'rxjs';
-import { EntityManager } from 'typeorm';
+import { EntityManager, IsNull } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
 import { newId } from '../common/ids/ids';
+import { notifyChange } from '../infra/database/change-notifications';
 import { Database } from '../infra/database/database';
 import { isUniqueViolation } from '../infra/database/postgres-errors';
 import { DEFAULT_PROJECT_SETTINGS, ProjectEntity, ProjectSettings } from './entities/project.entity';
@@ -21,6 +22,15 @@ export interface CreateProjectInput {
 }
 
 const SLUG_ATTEMPTS = 5;
+
+/** Announced (in-process on `changes`, across processes through NOTIFY) when a project changes. */
+export const projectChangePayload = (projectId: string) => `project:${projectId}`;
+
+/**
+ * The twin's slug: the live project's id, which no user slug can take (user slugs have no "_"),
+ * so it never collides and never needs a retry.
+ */
+const testTwinSlug = (liveProjectId: string) => `test_${liveProjectId.replace(/^prj_/, '').toLowerCase()}`.slice(0, 40);
 
 /**
  * Projects are the tenants. A project's plan decides its limits (plans.ts). Changes are announced
@@ -56,17 +66,67 @@ export class ProjectsService {
     throw new ApiError('SLUG_TAKEN', 'Could not find a free slug for this name; pass one explicitly.', { param: 'slug' });
   }
 
+  /** Sets the plan of a live project and of its test-mode twin, which always mirrors it. */
   async setPlan(projectId: string, plan: PlanName): Promise<ProjectRef> {
-    const project = await this.db.transaction(async (em) => {
+    const { project, twinId } = await this.db.transaction(async (em) => {
       const row = await em.findOne(ProjectEntity, { where: { id: projectId }, lock: { mode: 'pessimistic_write' } });
       if (!row) throw new ApiError('NOT_FOUND', `No project ${projectId}.`, { param: 'project' });
+      if (row.liveProjectId) {
+        throw new ApiError('VALIDATION_ERROR', `${projectId} is a test-mode project; set the plan of ${row.liveProjectId}.`, {
+          param: 'project',
+        });
+      }
       row.plan = plan;
       row.updatedAt = this.clock.now();
       await em.save(row);
-      return toProjectRef(row);
+      const twin = await em.findOne(ProjectEntity, { where: { liveProjectId: projectId } });
+      if (twin) await em.update(ProjectEntity, { id: twin.id }, { plan, updatedAt: row.updatedAt });
+      await notifyChange(em, projectChangePayload(projectId));
+      if (twin) await notifyChange(em, projectChangePayload(twin.id));
+      return { project: toProjectRef(row), twinId: twin?.id ?? null };
     });
     this.changes.next(projectId);
+    if (twinId) this.changes.next(twinId);
     return project;
+  }
+
+  /**
+   * The test-mode twin of a live project (created on first use, inside the caller's transaction):
+   * a project row of its own linked to the live one, with the same name, plan and settings. Given
+   * a twin, answers the twin.
+   */
+  async testTwinOf(em: EntityManager, projectId: string): Promise<ProjectRef> {
+    // Serialises concurrent first uses, so one live project never gets two twins.
+    const live = await em.findOne(ProjectEntity, { where: { id: projectId }, lock: { mode: 'pessimistic_write' } });
+    if (!live) throw new ApiError('NOT_FOUND', `No project ${projectId}.`, { param: 'project' });
+    if (live.liveProjectId) return toProjectRef(live);
+    const existing = await em.findOne(ProjectEntity, { where: { liveProjectId: live.id } });
+    if (existing) return toProjectRef(existing);
+    const now = this.clock.now();
+    const twin = Object.assign(new ProjectEntity(), {
+      id: newId('prj'),
+      accountId: null,
+      slug: testTwinSlug(live.id),
+      name: live.name,
+      plan: live.plan,
+      settings: { ...live.settings },
+      liveProjectId: live.id,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await em.insert(ProjectEntity, twin);
+    return toProjectRef(twin);
+  }
+
+  /** An operator's `--project`: a project id or a slug. */
+  async findByReference(reference: string): Promise<ProjectRef | null> {
+    return (await this.findById(reference)) ?? (await this.findBySlug(reference));
+  }
+
+  /** Live projects, oldest first (test-mode twins are listed with their live project's keys). */
+  async listLiveProjects(): Promise<ProjectRef[]> {
+    const rows = await this.db.manager.find(ProjectEntity, { where: { liveProjectId: IsNull() }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return rows.map(toProjectRef);
   }
 
   async findById(projectId: string): Promise<ProjectRef | null> {
@@ -97,6 +157,7 @@ export class ProjectsService {
       name: input.name,
       plan: input.plan,
       settings: { ...DEFAULT_PROJECT_SETTINGS, ...input.settings },
+      liveProjectId: null,
       createdAt: now,
       updatedAt: now,
     });

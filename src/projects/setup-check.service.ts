@@ -19,6 +19,11 @@ export function identityVerificationMeta(project: ProjectRef): Record<string, un
   return { identity_verification: 'off', warnings: [IDENTITY_VERIFICATION_WARNING] };
 }
 
+/** A test-mode project says so, and names the live project whose data it never sees. */
+function testModeMeta(project: ProjectRef): Record<string, unknown> | null {
+  return project.mode === 'test' ? { mode: 'test', live_project_id: project.liveProjectId } : null;
+}
+
 /** The setup check of a project (spec: Setup check); warnings go in `meta`. */
 export function setupCheckOf(
   config: AppConfig,
@@ -50,8 +55,8 @@ export function setupCheckOf(
       changelog_public_url: changelogPublicUrl(config, project),
     },
   };
-  const meta = identityVerificationMeta(project);
-  return meta ? new WithMeta(check, meta) : check;
+  const meta = { ...identityVerificationMeta(project), ...testModeMeta(project) };
+  return Object.keys(meta).length > 0 ? new WithMeta(check, meta) : check;
 }
 
 @Injectable()

@@ -11,8 +11,7 @@ import { WaitlistCsvService } from './waitlist-csv.service';
 
 async function projectOf(context: INestApplicationContext, values: Values): Promise<ProjectRef> {
   const reference = requireString(values, 'project');
-  const projects = context.get(ProjectsService);
-  const project = (await projects.findById(reference)) ?? (await projects.findBySlug(reference));
+  const project = await context.get(ProjectsService).findByReference(reference);
   if (!project) throw new ApiError('NOT_FOUND', `No project with id or slug "${reference}".`, { param: 'project' });
   return project;
 }
@@ -37,7 +36,9 @@ function defaultExportFile(project: ProjectRef, now: Date): string {
 
 export const WAITLIST_COMMANDS: Record<string, Command> = {
   'waitlist:import': {
-    usage: 'waitlist:import --project <prj_id|slug> --file <path.csv> [--json]   (no events, no emails; duplicates skipped)',
+    usage: 'waitlist:import --project <prj_id|slug> --file <path.csv> [--json]',
+    summary:
+      'Imports signups from a CSV file: no events, no emails; known emails are skipped. Prints {project_id, imported, skipped_duplicates, invalid}.',
     options: { project: { type: 'string' }, file: { type: 'string' }, json },
     async run(context, values) {
       const text = readCsvFile(requireString(values, 'file'));
@@ -47,7 +48,8 @@ export const WAITLIST_COMMANDS: Record<string, Command> = {
     },
   },
   'waitlist:export': {
-    usage: 'waitlist:export --project <prj_id|slug> [--file <path.csv>] [--json]   (default file: ./waitlist-<slug>-<time>.csv)',
+    usage: 'waitlist:export --project <prj_id|slug> [--file <path.csv>] [--json]',
+    summary: 'Exports the signups as formula-safe CSV (default file: ./waitlist-<slug>-<time>.csv). Prints {project_id, exported, file}.',
     options: { project: { type: 'string' }, file: { type: 'string' }, json },
     async run(context, values) {
       const project = await projectOf(context, values);

@@ -100,4 +100,64 @@ describe('API key authentication', () => {
     const res = await t.api.as(other.secretKey).get('/v1/setup-check').set('X-Service-Project', project.project.id).expect(200);
     expect(res.body.data.project_id).toBe(other.project.id);
   });
+
+  it('accepts at once a key created after it was cached as unknown', async () => {
+    const project = await t.seedProject();
+    const legacy = `sk_live_${'N3gative'.repeat(3)}`;
+    expect((await t.api.as(legacy).get('/v1/setup-check').expect(401)).body.error.code).toBe('INVALID_API_KEY');
+    expect(t.get(ApiKeysService).cachedKey(legacy)).toBeNull();
+    await t.db.transaction((em) => t.get(ApiKeysService).importKey(em, project.project.id, legacy));
+    expect((await t.api.as(legacy).get('/v1/setup-check').expect(200)).body.data.project_id).toBe(project.project.id);
+  });
+
+  it('answers a repeated unknown key from the cache, without a lookup', async () => {
+    const unknown = `svc_live_${'R'.repeat(32)}`;
+    const lookups = jest.spyOn(t.get(ApiKeysService), 'authenticate');
+    try {
+      for (let i = 0; i < 3; i += 1) await t.api.as(unknown).get('/v1/setup-check').expect(401);
+      expect(lookups).toHaveBeenCalledTimes(1);
+    } finally {
+      lookups.mockRestore();
+    }
+  });
+});
+
+describe('guessing API keys', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await TestApp.start({ env: { API_KEY_FAILURE_LIMIT: '5' } });
+  });
+  afterAll(() => t.close());
+
+  it('answers RATE_LIMITED with Retry-After past the limit of unknown keys per address, with no lookup', async () => {
+    const project = await t.seedProject();
+    // Known to this process (once the change listener is in place, which clears the cache).
+    await t.api.as(project.secretKey).get('/v1/setup-check').expect(200);
+    for (let waited = 0; !t.get(ApiKeysService).invalidationListening; waited += 20) {
+      if (waited > 10_000) throw new Error('the change listener did not start');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await t.api.as(project.secretKey).get('/v1/setup-check').expect(200);
+    const guess = (i: number) => `svc_live_${String(i).padStart(32, 'G')}`;
+    for (let i = 0; i < 5; i += 1) {
+      expect((await t.api.as(guess(i)).get('/v1/setup-check').expect(401)).body.error.code).toBe('INVALID_API_KEY');
+    }
+    const limited = await t.api.as(guess(5)).get('/v1/setup-check').expect(429);
+    expect(limited.body).toMatchObject({ data: null, error: { code: 'RATE_LIMITED', param: 'Authorization' } });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+
+    const lookups = jest.spyOn(t.get(ApiKeysService), 'authenticate');
+    try {
+      for (let i = 6; i < 10; i += 1) {
+        expect((await t.api.as(guess(i)).get('/v1/setup-check').expect(429)).body.error.code).toBe('RATE_LIMITED');
+      }
+      expect(lookups).not.toHaveBeenCalled();
+    } finally {
+      lookups.mockRestore();
+    }
+    // A key this process knows keeps working from the same address: only guesses are refused.
+    expect((await t.api.as(project.secretKey).get('/v1/setup-check').expect(200)).body.data.project_id).toBe(project.project.id);
+  });
 });

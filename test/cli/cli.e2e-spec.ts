@@ -1,4 +1,10 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { hashApiKey } from '../../src/auth/api-key-format';
+import { ApiKeyEntity } from '../../src/auth/entities/api-key.entity';
 import { runCommand } from '../../src/cli/cli-commands';
+import { ensureBuild } from '../support/server-process';
 import { TestApp } from '../support/test-app';
 
 describe('operator CLI', () => {
@@ -91,4 +97,116 @@ describe('operator CLI', () => {
     expect(unknown.stderr).toContain('Usage: npm run cli -- <command>');
     expect(await cli('project:create', '--bogus')).toMatchObject({ code: 2 });
   });
+
+  it('key:import keeps a legacy sk_live_ key working and stores only its hash', async () => {
+    const existing = await t.seedProject({ slug: 'legacy-co' });
+    const legacy = `sk_live_${'Imp0rted'.repeat(3)}`;
+    const { code, stdout, stderr } = await cli('key:import', '--project', 'legacy-co', '--key', legacy, '--json');
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const imported = JSON.parse(stdout);
+    expect(imported).toEqual({ id: expect.stringMatching(/^key_/), type: 'secret' });
+    expect((await t.api.as(legacy).get('/v1/setup-check').expect(200)).body.data.project_id).toBe(existing.project.id);
+    const row = await t.db.manager.findOneByOrFail(ApiKeyEntity, { id: imported.id });
+    expect(row).toMatchObject({ secretHash: hashApiKey(legacy), prefix: 'sk_live_', lastFour: legacy.slice(-4), mode: 'live' });
+    expect(JSON.stringify(row)).not.toContain(legacy);
+
+    expect(await cli('key:import', '--project', existing.project.id, '--key', legacy)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('already stored'),
+    });
+    for (const bad of ['svc_live_' + 'a'.repeat(32), 'sk_live_short', 'sk_live_' + 'a'.repeat(30) + '!!']) {
+      expect(await cli('key:import', '--project', existing.project.id, '--key', bad)).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: expect.stringContaining('VALIDATION_ERROR'),
+      });
+    }
+    expect(await cli('key:import', '--project', 'no-such-project', '--key', legacy)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('NOT_FOUND'),
+    });
+    expect(await cli('key:import', '--project', existing.project.id)).toMatchObject({ code: 2, stderr: expect.stringContaining('--key') });
+  });
+
+  it('project:list lists live projects with the contract fields', async () => {
+    const existing = await t.seedProject({ slug: 'listed-co', plan: 'indie' });
+    await cli('key:create', '--project', existing.project.id, '--type', 'secret', '--test');
+    const { code, stdout } = await cli('project:list', '--json');
+    expect(code).toBe(0);
+    const { projects } = JSON.parse(stdout);
+    expect(projects).toContainEqual({
+      project_id: existing.project.id,
+      project_slug: 'listed-co',
+      project_name: 'Test project',
+      plan: 'indie',
+    });
+    for (const project of projects) expect(Object.keys(project).sort()).toEqual(['plan', 'project_id', 'project_name', 'project_slug']);
+    // The test-mode twin is not a project of its own to the operator.
+    expect(projects.filter((project: { project_slug: string }) => project.project_slug.startsWith('test_'))).toEqual([]);
+  });
+
+  it('key:list shows every key of a project (live and test), never a full key', async () => {
+    const existing = await t.seedProject({ slug: 'keyed-co' });
+    const test = JSON.parse((await cli('key:create', '--project', 'keyed-co', '--type', 'secret', '--test', '--json')).stdout);
+    await cli('key:revoke', '--key', existing.publishableKey);
+    const { code, stdout } = await cli('key:list', '--project', 'keyed-co', '--json');
+    expect(code).toBe(0);
+    const { keys } = JSON.parse(stdout);
+    expect(keys).toHaveLength(3);
+    for (const key of keys) expect(Object.keys(key).sort()).toEqual(['id', 'last_four', 'prefix', 'revoked', 'type']);
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        { id: test.id, type: 'secret', prefix: 'svc_test_', last_four: test.key.slice(-4), revoked: false },
+        expect.objectContaining({ type: 'secret', prefix: 'svc_live_', last_four: existing.secretKey.slice(-4), revoked: false }),
+        expect.objectContaining({ type: 'publishable', prefix: 'svc_pub_live_', revoked: true }),
+      ]),
+    );
+    for (const full of [existing.secretKey, existing.publishableKey, test.key]) expect(stdout).not.toContain(full.slice(-12));
+    expect(await cli('key:list', '--project', 'nope')).toMatchObject({ code: 1, stderr: expect.stringContaining('NOT_FOUND') });
+  });
+
+  it('accepts a slug wherever --project is', async () => {
+    const existing = await t.seedProject({ slug: 'slugged-co' });
+    expect(JSON.parse((await cli('plan:set', '--project', 'slugged-co', '--plan', 'builder', '--json')).stdout)).toEqual({
+      project_id: existing.project.id,
+      plan: 'builder',
+    });
+    const key = JSON.parse((await cli('key:create', '--project', 'slugged-co', '--type', 'secret', '--json')).stdout);
+    expect((await t.api.as(key.key).get('/v1/setup-check').expect(200)).body.data).toMatchObject({
+      project_id: existing.project.id,
+      plan: 'builder',
+    });
+  });
+
+  it('--help and help <command> print usage and exit 0', async () => {
+    for (const argv of [['--help'], ['-h'], ['help']]) {
+      const { code, stdout, stderr } = await cli(...argv);
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      for (const name of ['project:create', 'project:list', 'key:import', 'key:list', 'key:revoke', 'waitlist:export']) {
+        expect(stdout).toContain(name);
+      }
+    }
+    for (const argv of [
+      ['help', 'key:list'],
+      ['key:list', '--help'],
+    ]) {
+      const { code, stdout } = await cli(...argv);
+      expect(code).toBe(0);
+      expect(stdout).toContain('key:list --project <prj_id|slug> [--json]');
+      expect(stdout).toContain('never a full key');
+    }
+    expect(await cli('help', 'explode')).toMatchObject({ code: 2, stderr: expect.stringContaining('Unknown command "explode"') });
+  });
+
+  it('the built binary prints its help without a database', async () => {
+    const dir = await ensureBuild();
+    const { stdout } = await promisify(execFile)(process.execPath, [join(dir, 'cli.js'), 'help', 'key:import'], {
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
+    });
+    expect(stdout).toContain('key:import --project <prj_id|slug> --key <sk_live_');
+    const failed = await promisify(execFile)(process.execPath, [join(dir, 'cli.js'), 'explode']).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('Unknown command') });
+  }, 180_000); // the first suite to need the build compiles it while the others wait
 });

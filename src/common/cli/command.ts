@@ -8,6 +8,8 @@ export type Values = Record<string, string | boolean | undefined>;
 /** One operator command. Features define theirs beside their code (`<feature>.cli.ts`); src/cli/cli-commands.ts lists them all. */
 export interface Command {
   usage: string;
+  /** What the command does and prints, for `help <command>`. */
+  summary?: string;
   options: Record<string, { type: 'string' | 'boolean' }>;
   positionals?: boolean;
   run(context: INestApplicationContext, values: Values, positionals: string[]): Promise<Record<string, unknown>>;

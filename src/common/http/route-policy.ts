@@ -50,13 +50,14 @@ export const SECURITY_SCHEMES = {
   dashboardJwt: 'dashboard_jwt',
 } as const;
 
-const KEY_ERRORS: ErrorCode[] = ['MISSING_AUTH', 'INVALID_API_KEY', 'REVOKED_API_KEY', 'WRONG_AUTH_TYPE', 'INTERNAL_ERROR'];
+// RATE_LIMITED: too many unknown keys from one address (auth/key-guess-limiter.ts).
+const KEY_ERRORS: ErrorCode[] = ['MISSING_AUTH', 'INVALID_API_KEY', 'REVOKED_API_KEY', 'WRONG_AUTH_TYPE', 'RATE_LIMITED', 'INTERNAL_ERROR'];
 // SERVICE_UNAVAILABLE: the identity provider's key set could not be fetched.
 const JWT_ERRORS: ErrorCode[] = ['MISSING_AUTH', 'WRONG_AUTH_TYPE', 'INVALID_CLERK_TOKEN', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR'];
 
 const MODE_DOCS: Record<AuthMode, { security: string[]; errors: ErrorCode[] }> = {
   secret: { security: [SECURITY_SCHEMES.secretKey], errors: [...KEY_ERRORS, 'KEY_INSUFFICIENT_PERMISSIONS'] },
-  publishable: { security: [SECURITY_SCHEMES.publishableKey, SECURITY_SCHEMES.secretKey], errors: [...KEY_ERRORS, 'RATE_LIMITED'] },
+  publishable: { security: [SECURITY_SCHEMES.publishableKey, SECURITY_SCHEMES.secretKey], errors: KEY_ERRORS },
   none: { security: [], errors: ['INTERNAL_ERROR'] },
   dashboard: { security: [SECURITY_SCHEMES.dashboardJwt], errors: [...JWT_ERRORS, 'ACCOUNT_NOT_FOUND', 'PROJECT_NOT_FOUND'] },
   dashboard_account: { security: [SECURITY_SCHEMES.dashboardJwt], errors: [...JWT_ERRORS, 'ACCOUNT_NOT_FOUND'] },

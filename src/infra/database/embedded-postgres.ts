@@ -50,6 +50,16 @@ function claimDataDir(dataDir: string): () => void {
   return () => rmSync(lockPath, { force: true });
 }
 
+const servedUrls = new Set<string>();
+
+/**
+ * True for the address of an embedded database this process serves. Its connections share one
+ * session, so LISTEN/NOTIFY does not work across them; the one process holding it needs none.
+ */
+export function isEmbeddedDatabaseUrl(url: string): boolean {
+  return servedUrls.has(url);
+}
+
 /**
  * Runs PostgreSQL in-process (PGlite, PostgreSQL compiled to WebAssembly) and serves it on a
  * loopback socket, so the embedded mode uses the same driver, migrations and SQL as production.
@@ -71,6 +81,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   await server.start();
   const url = `postgres://postgres@${server.getServerConn()}/postgres`;
   new Logger('EmbeddedPostgres').log(`Embedded PostgreSQL ${inMemory ? 'in memory' : `in ${options.dataDir}`} at ${url}`);
+  servedUrls.add(url);
   return {
     url,
     async saveTo(path) {
@@ -78,6 +89,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       await writeFile(path, Buffer.from(await tarball.arrayBuffer()));
     },
     async stop() {
+      servedUrls.delete(url);
       await server.stop();
       await db.close();
       release();

@@ -67,8 +67,14 @@ export class SetupCheckDto {
   plan_details: PlanDetailsDto;
 }
 
-/** `meta` of a setup check: present only while identity verification is off. */
+/** `meta` of a setup check: present only while identity verification is off, or for a test key. */
 export const SETUP_CHECK_META = {
+  mode: {
+    type: 'string',
+    enum: ['test'],
+    description: 'Present when the key is a svc_test_ key: the project is the test-mode twin, whose data is separate.',
+  },
+  live_project_id: { type: 'string', description: 'With mode test: the live project this test-mode project belongs to.' },
   identity_verification: { type: 'string', enum: ['off'], description: 'Present while identity verification is off.' },
   warnings: {
     type: 'array',

@@ -36,6 +36,18 @@ export class ProjectEntity {
   @Column({ type: 'jsonb', default: {} })
   settings: ProjectSettings;
 
+  /**
+   * Set on a test-mode twin: the live project it mirrors. svc_test_ keys belong to the twin, so every
+   * query (already scoped by project_id) keeps test data apart from live data.
+   */
+  @Index('uq_projects_live_project_id', { unique: true })
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  liveProjectId: string | null;
+
+  @ManyToOne(() => ProjectEntity, { onDelete: 'CASCADE', nullable: true })
+  @JoinColumn({ name: 'live_project_id', foreignKeyConstraintName: 'fk_projects_live_project' })
+  liveProject?: ProjectEntity;
+
   @Column({ type: 'timestamptz' })
   createdAt: Date;
 

@@ -1,0 +1,105 @@
+import { Logger } from '@nestjs/common';
+import { Client } from 'pg';
+import type { EntityManager } from 'typeorm';
+
+/**
+ * Cross-process cache invalidation over PostgreSQL LISTEN/NOTIFY. A change sends its notification
+ * inside the transaction that makes it (`notifyChange`), so PostgreSQL delivers it at COMMIT and
+ * never for a rollback; every process that caches the changed rows listens on a dedicated
+ * connection (`ChangeListener`) and drops its copies when the notification arrives.
+ */
+export const CACHE_INVALIDATION_CHANNEL = 'launch_cache_invalidation';
+
+/** Queues a notification that PostgreSQL delivers to every listener when `em`'s transaction commits. */
+export async function notifyChange(em: EntityManager, payload: string): Promise<void> {
+  await em.query('SELECT pg_notify($1, $2)', [CACHE_INVALIDATION_CHANNEL, payload]);
+}
+
+export interface ChangeListenerOptions {
+  databaseUrl: string;
+  onChange(payload: string): void;
+  /**
+   * Called whenever notifications may have been missed: when the connection drops and again once
+   * LISTEN is in place. Callers clear their caches here.
+   */
+  onGap(): void;
+  /** First reconnect delay; doubles up to `maxRetryDelayMs`. */
+  retryDelayMs?: number;
+  maxRetryDelayMs?: number;
+  connectTimeoutMs?: number;
+}
+
+/** One dedicated connection that LISTENs, and reconnects with backoff when it drops. */
+export class ChangeListener {
+  private readonly logger = new Logger(ChangeListener.name);
+  private client: Client | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private listening = false;
+  private delayMs: number;
+
+  constructor(private readonly options: ChangeListenerOptions) {
+    this.delayMs = options.retryDelayMs ?? 250;
+  }
+
+  /** True while LISTEN is in place, so no notification can be missed. */
+  get isListening(): boolean {
+    return this.listening;
+  }
+
+  start(): void {
+    if (!this.client && !this.timer && !this.stopped) void this.connect();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const client = this.client;
+    this.client = null;
+    this.listening = false;
+    if (client) await client.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    const client = new Client({
+      connectionString: this.options.databaseUrl,
+      application_name: 'launch-change-listener',
+      connectionTimeoutMillis: this.options.connectTimeoutMs ?? 3_000,
+      keepAlive: true,
+    });
+    this.client = client;
+    client.on('notification', (message) => {
+      if (message.channel === CACHE_INVALIDATION_CHANNEL) this.options.onChange(message.payload ?? '');
+    });
+    client.on('error', (error) => this.dropped(client, error));
+    client.on('end', () => this.dropped(client, null));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CACHE_INVALIDATION_CHANNEL}`);
+      if (this.client !== client) return;
+      this.listening = true;
+      this.delayMs = this.options.retryDelayMs ?? 250;
+      // Changes made before LISTEN took effect were not delivered to us.
+      this.options.onGap();
+    } catch (error) {
+      this.dropped(client, error as Error);
+    }
+  }
+
+  private dropped(client: Client, error: Error | null): void {
+    if (this.client !== client) return;
+    this.client = null;
+    this.listening = false;
+    this.options.onGap();
+    void client.end().catch(() => undefined);
+    if (this.stopped) return;
+    this.logger.warn(`change listener connection lost${error ? `: ${error.message}` : ''}; reconnecting in ${this.delayMs} ms`);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.connect();
+    }, this.delayMs);
+    this.timer.unref();
+    this.delayMs = Math.min(this.delayMs * 2, this.options.maxRetryDelayMs ?? 5_000);
+  }
+}
