@@ -208,5 +208,5 @@ describe('operator CLI', () => {
       (error: { code: number; stderr: string }) => error,
     );
     expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('Unknown command') });
-  }, 180_000); // the first suite to need the build compiles it while the others wait
+  }, 180_000); // may wait for the background build of this run
 });

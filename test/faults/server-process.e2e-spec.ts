@@ -20,5 +20,5 @@ describe('the service as a child process', () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: { project_id: string } }).data.project_id).toBe(created.project_id);
     expect(await server.stop('SIGTERM')).toBe(0);
-  });
+  }, 180_000); // may wait for the background build of this run
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ENTITIES } from '../../src/entities';
 import { createDataSource, runMigrations } from '../../src/infra/database/data-source';
 import { startEmbeddedPostgres } from '../../src/infra/database/embedded-postgres';
+import { startBackgroundBuild } from './server-process';
 import { databaseUrl, withAdminClient } from './test-database';
 
 /**
@@ -16,7 +17,9 @@ export default async function globalSetup(): Promise<void> {
   const base = process.env.DATABASE_URL;
   // Where test/support/server-process.ts compiles the service, if a test needs it as a child process.
   // Inside the checkout, so that the compiled files resolve node_modules.
-  process.env.LAUNCH_TEST_BUILD_DIR = join(__dirname, '..', '..', '.test-build', randomBytes(5).toString('hex'));
+  const build = join(__dirname, '..', '..', '.test-build', randomBytes(5).toString('hex'));
+  process.env.LAUNCH_TEST_BUILD_DIR = build;
+  process.env.LAUNCH_TEST_BUILD_PID = String(startBackgroundBuild(build));
   if (base) await migratePostgresTemplate(base);
   else await migrateEmbeddedTemplate();
   forgetEntityMetadata();

@@ -6,11 +6,21 @@ export default async function globalTeardown(): Promise<void> {
   if (embeddedTemplate) rmSync(embeddedTemplate, { force: true });
   const build = process.env.LAUNCH_TEST_BUILD_DIR;
   if (build) {
-    rmSync(build, { recursive: true, force: true });
-    rmSync(`${build}.lock`, { recursive: true, force: true });
+    stopBuild(Number(process.env.LAUNCH_TEST_BUILD_PID));
+    for (const path of [build, `${build}.log`, `${build}.failed`]) rmSync(path, { recursive: true, force: true });
   }
   const base = process.env.DATABASE_URL;
   const template = process.env.LAUNCH_TEST_TEMPLATE;
   if (!base || !template) return;
   await withAdminClient(base, (client) => client.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`));
+}
+
+/** A run that never needed the build may end before it does: stop the compiler's process group. */
+function stopBuild(pid: number): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already finished
+  }
 }
