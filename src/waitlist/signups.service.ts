@@ -103,7 +103,8 @@ export class SignupsService {
   ) {}
 
   async createSignup(project: ProjectRef, input: CreateSignupDto, caller: SignupCaller): Promise<SignupResultDto> {
-    const channel: SignupChannel = caller.kind === 'publishable_key' ? 'widget' : 'api';
+    // A browser: a publishable key, or the hosted signup page (no key).
+    const channel: SignupChannel = caller.kind === 'secret_key' ? 'api' : 'widget';
     // Before the transaction: a refused or unreachable bot check writes nothing.
     await this.turnstile.verify(input.turnstile_token, channel === 'widget' ? caller.ip : null);
     for (let attempt = 1; ; attempt += 1) {
