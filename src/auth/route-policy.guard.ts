@@ -76,6 +76,9 @@ export class RoutePolicyGuard implements CanActivate {
     const caller = authenticated instanceof Promise ? await authenticated : authenticated;
     const project = projectOfCaller(caller);
     if (project) setRequestProject(req, project.id);
+    // Secret-key answers carry personal data (emails, contacts): no browser or proxy cache may keep
+    // them. Set before anything can fail, so errors and idempotent replays carry it too.
+    if (caller.kind === 'secret_key') http.getResponse<Response>().setHeader('Cache-Control', 'no-store');
     // A secret key calling a browser route is a server, not limited per IP.
     if (policy.browser && caller.kind !== 'secret_key') await this.limitBrowser(req, http.getResponse<Response>());
     const feature = requiredFeatureOf(handler);

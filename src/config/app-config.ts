@@ -20,7 +20,7 @@ export interface AppConfig {
   readonly encryptionKey: Buffer | null;
   readonly smtpUrl: string | null;
   readonly mailFrom: string;
-  readonly turnstile: { readonly secret: string | null; readonly verifyUrl: string };
+  readonly turnstile: { readonly secret: string | null; readonly verifyUrl: string; readonly siteKey: string | null };
   readonly webhooks: { readonly retryDelaysMs: readonly number[]; readonly timeoutMs: number; readonly allowInsecureUrls: boolean };
   readonly logLevel: LogLevel;
   /** The operator CLI logs to stderr so its stdout stays one JSON object. */
@@ -86,6 +86,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     turnstile: {
       secret: env.TURNSTILE_SECRET ?? null,
       verifyUrl: env.TURNSTILE_VERIFY_URL ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+      siteKey: env.TURNSTILE_SITE_KEY ?? null,
     },
     webhooks: {
       retryDelaysMs: parseDurationList(env.WEBHOOK_RETRY_DELAYS ?? '1m,5m,30m,2h,6h') ?? [],

@@ -132,6 +132,12 @@ export class Env {
   @IsUrl(URL_OPTIONS, { message: 'must be an absolute http(s) URL' })
   TURNSTILE_VERIFY_URL?: string;
 
+  // The public half of the bot check: the hosted signup page (/w/{slug}) shows the widget with it.
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,128}$/, { message: 'must be a Turnstile site key (letters, digits, _ and -)' })
+  TURNSTILE_SITE_KEY?: string;
+
   @IsOptional()
   @Validate(DurationListConstraint)
   WEBHOOK_RETRY_DELAYS?: string;

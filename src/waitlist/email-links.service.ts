@@ -1,28 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
+import type { RawReply } from '../common/http/reply';
 import { ContactsService } from '../contacts/contacts.service';
 import { Database } from '../infra/database/database';
 import { ProjectsService } from '../projects/projects.service';
 import { EmailTokenPurpose, hashEmailToken } from './email-tokens';
 import { WaitlistEmailTokenEntity } from './entities/waitlist-email-token.entity';
 import { WaitlistSignupEntity } from './entities/waitlist-signup.entity';
-import { linkPage } from './waitlist-emails';
-
-/** What a link answers: a small HTML page and its status. */
-export interface LinkPage {
-  status: 200 | 404;
-  html: string;
-}
-
-const INVALID_LINK: LinkPage = {
-  status: 404,
-  html: linkPage('This link is not valid', 'The link may be incomplete. Open it again from the email, or copy the whole address.'),
-};
+import { confirmPromptPage, confirmedPage, invalidLinkPage, unsubscribePromptPage, unsubscribedPage } from './pages/waitlist-pages';
 
 /**
- * The public links in waitlist emails. Each token works for its own purpose only; both actions are
- * idempotent, so opening a link twice (or a mail scanner opening it first) changes nothing more.
+ * The public links in waitlist emails. Mail scanners and link previewers open links (GET) before
+ * the person does, so a GET only shows a page with a button, and only the POST that button (or a
+ * mail client's RFC 8058 one-click) sends changes anything. Each token works for its own purpose
+ * only; both actions are idempotent, so posting twice changes nothing more.
  */
 @Injectable()
 export class EmailLinksService {
@@ -33,26 +25,38 @@ export class EmailLinksService {
     private readonly projects: ProjectsService,
   ) {}
 
-  async confirmSignup(token: string): Promise<LinkPage> {
+  /** GET of the confirmation link: reads, never writes. */
+  async showConfirmation(token: string): Promise<RawReply> {
+    const signup = await this.findByToken(this.db.manager, token, 'confirm', false);
+    if (!signup) return invalidLinkPage();
+    const name = await this.waitlistName(signup.projectId);
+    return signup.confirmedAt ? confirmedPage(name, signup.position) : confirmPromptPage(name, token);
+  }
+
+  /** GET of an unsubscribe link: reads, never writes. */
+  async showUnsubscribe(token: string): Promise<RawReply> {
+    const signup = await this.findByToken(this.db.manager, token, 'unsubscribe', false);
+    if (!signup) return invalidLinkPage();
+    const name = await this.waitlistName(signup.projectId);
+    return signup.status === 'unsubscribed' ? unsubscribedPage(name) : unsubscribePromptPage(name, token);
+  }
+
+  async confirmSignup(token: string): Promise<RawReply> {
     const signup = await this.db.transaction(async (em) => {
-      const row = await this.lockByToken(em, token, 'confirm');
+      const row = await this.findByToken(em, token, 'confirm', true);
       if (row && !row.confirmedAt) {
         row.confirmedAt = this.clock.now();
         await em.update(WaitlistSignupEntity, { id: row.id }, { confirmedAt: row.confirmedAt });
       }
       return row;
     });
-    if (!signup) return INVALID_LINK;
-    const name = await this.waitlistName(signup.projectId);
-    return {
-      status: 200,
-      html: linkPage('Email confirmed', `Your spot on ${name} is confirmed. You are number ${signup.position} in line.`),
-    };
+    if (!signup) return invalidLinkPage();
+    return confirmedPage(await this.waitlistName(signup.projectId), signup.position);
   }
 
-  async unsubscribe(token: string): Promise<LinkPage> {
+  async unsubscribe(token: string): Promise<RawReply> {
     const signup = await this.db.transaction(async (em) => {
-      const row = await this.lockByToken(em, token, 'unsubscribe');
+      const row = await this.findByToken(em, token, 'unsubscribe', true);
       if (row && row.status !== 'unsubscribed') {
         row.status = 'unsubscribed';
         row.unsubscribedAt = this.clock.now();
@@ -61,18 +65,22 @@ export class EmailLinksService {
       }
       return row;
     });
-    if (!signup) return INVALID_LINK;
-    const name = await this.waitlistName(signup.projectId);
-    return {
-      status: 200,
-      html: linkPage('Unsubscribed', `You have left ${name} and will get no more emails about it.`),
-    };
+    if (!signup) return invalidLinkPage();
+    return unsubscribedPage(await this.waitlistName(signup.projectId));
   }
 
-  private async lockByToken(em: EntityManager, token: string, purpose: EmailTokenPurpose): Promise<WaitlistSignupEntity | null> {
+  private async findByToken(
+    em: EntityManager,
+    token: string,
+    purpose: EmailTokenPurpose,
+    forUpdate: boolean,
+  ): Promise<WaitlistSignupEntity | null> {
     const link = await em.findOneBy(WaitlistEmailTokenEntity, { tokenHash: hashEmailToken(token), purpose });
     if (!link) return null;
-    return em.findOne(WaitlistSignupEntity, { where: { id: link.signupId }, lock: { mode: 'pessimistic_write' } });
+    return em.findOne(WaitlistSignupEntity, {
+      where: { id: link.signupId },
+      ...(forUpdate ? { lock: { mode: 'pessimistic_write' } } : {}),
+    });
   }
 
   // Read after the transaction: on the embedded database a second connection inside it would deadlock.

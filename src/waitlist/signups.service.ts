@@ -51,18 +51,19 @@ import { UQ_SIGNUP_EMAIL, UQ_SIGNUP_REFERRAL_CODE, creditReferrer, insertAtNextP
  *   an unknown code is ignored (`referrer_credited` false), not an error: links get mistyped.
  * - `referral_link` is `{base_url}/w/{project_slug}?ref={code}`.
  * - `project_plan` reports plans above the spec's enum (scale) as `builder`.
- * - The event's `source` says how the person joined: `api` (secret key) or `widget` (publishable
- *   key, a browser form). `utm_*`, `referrer` and `landing_path` come from the input's `source`
- *   object (null when absent); CSV imports emit no event.
+ * - The event's `source` says how the person joined: `api` (secret key) or `widget` (a browser:
+ *   publishable key, or the hosted page `/w/{slug}`). `utm_*`, `referrer` and `landing_path` come
+ *   from the input's `source` object (null when absent); CSV imports emit no event.
  * - Emails are trimmed and lower-cased by the DTOs (`@EmailField`) before the 254 limit is checked.
  * - Double opt-in: every signup gets a confirmation email at once (`confirmation_email_sent` true).
- *   Its link `GET {base_url}/v1/waitlist/confirm?token=…` answers a small HTML page. Tokens are 32
- *   random bytes, stored as SHA-256 hashes, one purpose each; every email has its own tokens and
- *   older links keep working. Every waitlist email carries an unsubscribe link
- *   (`GET /v1/waitlist/unsubscribe?token=…`), which moves the signup to `unsubscribed` and
- *   withdraws the contact's `waitlist_emails` consent.
+ *   Its link `GET {base_url}/v1/waitlist/confirm?token=…` shows a page whose button POSTs to the
+ *   same address; only the POST confirms (mail scanners open links). Tokens are 32 random bytes,
+ *   stored as SHA-256 hashes, one purpose each; every email has its own tokens and older links
+ *   keep working. Every waitlist email carries an unsubscribe link
+ *   (`/v1/waitlist/unsubscribe?token=…`: GET shows the page, POST acts), which moves the signup to
+ *   `unsubscribed` and withdraws the contact's `waitlist_emails` consent.
  * - With TURNSTILE_SECRET set, every signup (publishable or secret key) needs a valid token; the
- *   visitor's IP goes to the verifier only for browser (publishable-key) calls.
+ *   visitor's IP goes to the verifier only for browser calls (publishable key, hosted page).
  * - Resend: at most one confirmation email per 5 minutes per signup, counting the signup's own
  *   email; the answer is `{email, status: sent | already_confirmed | unsubscribed}`.
  * - Each signup creates or updates the contact (stage `waitlist`, details from metadata, consent
@@ -103,7 +104,8 @@ export class SignupsService {
   ) {}
 
   async createSignup(project: ProjectRef, input: CreateSignupDto, caller: SignupCaller): Promise<SignupResultDto> {
-    const channel: SignupChannel = caller.kind === 'publishable_key' ? 'widget' : 'api';
+    // A browser: a publishable key, or the hosted signup page (no key).
+    const channel: SignupChannel = caller.kind === 'secret_key' ? 'api' : 'widget';
     // Before the transaction: a refused or unreachable bot check writes nothing.
     await this.turnstile.verify(input.turnstile_token, channel === 'widget' ? caller.ip : null);
     for (let attempt = 1; ; attempt += 1) {

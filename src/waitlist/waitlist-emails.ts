@@ -1,6 +1,6 @@
 /**
- * The texts of the waitlist emails and of the pages behind their links: plain text plus simple
- * HTML. Every value that comes from a person or a project is escaped in the HTML.
+ * The texts of the waitlist emails: plain text plus simple HTML. Every value that comes from a
+ * person or a project is escaped in the HTML.
  */
 export interface RenderedEmail {
   subject: string;
@@ -75,9 +75,4 @@ export function inviteEmail(input: InviteEmailInput): RenderedEmail {
     `<small>No longer interested? ${link(input.unsubscribeUrl, 'Unsubscribe')}.</small>`,
   ]);
   return { subject, text, html };
-}
-
-/** The small page a confirm or unsubscribe link answers with. */
-export function linkPage(title: string, message: string): string {
-  return layout(title, [escapeHtml(message)]);
 }

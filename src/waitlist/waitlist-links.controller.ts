@@ -1,4 +1,4 @@
-import { Controller, Get, Header, HttpCode, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/http/api-docs';
 import { RawReply } from '../common/http/reply';
@@ -7,10 +7,12 @@ import { EmailLinksService } from './email-links.service';
 import { EmailTokenQueryDto } from './dto/email-token-query.dto';
 
 const HTML = { 'text/html': { schema: { type: 'string' } } };
+const INVALID = { status: 404, description: 'The token is unknown or not meant for this link.', content: HTML };
 
-const htmlPage = (page: { status: number; html: string }) => new RawReply(page.html, 'text/html; charset=utf-8', page.status);
-
-/** The links in waitlist emails: opened by people in a browser, so they answer HTML pages. */
+/**
+ * The links in waitlist emails, opened by people in a browser: they answer HTML pages. A GET
+ * (which mail scanners send too) only shows a page whose button POSTs; the POST acts.
+ */
 @ApiTags('Waitlist')
 @Controller('v1/waitlist')
 export class WaitlistLinksController {
@@ -18,43 +20,54 @@ export class WaitlistLinksController {
 
   @Get('confirm')
   @Auth('none', { browser: true })
-  @Header('Cache-Control', 'no-store')
-  @ApiOperation({ summary: 'The double opt-in link of the confirmation email: confirms the signup and answers an HTML page.' })
+  @ApiOperation({
+    summary: 'The double opt-in link of the confirmation email: a page whose button confirms (POST). Opening it changes nothing.',
+  })
+  @ApiProduces('text/html')
+  @ApiResponse({ status: 200, description: 'The confirmation page (or "confirmed" when it already is).', content: HTML })
+  @ApiResponse(INVALID)
+  @ApiErrors('VALIDATION_ERROR')
+  showConfirmation(@Query() query: EmailTokenQueryDto): Promise<RawReply> {
+    return this.links.showConfirmation(query.token);
+  }
+
+  @Post('confirm')
+  @HttpCode(200)
+  @Auth('none', { browser: true })
+  @ApiOperation({ summary: "The confirmation page's button: confirms the signup and answers an HTML page." })
   @ApiProduces('text/html')
   @ApiResponse({ status: 200, description: 'Confirmed (also when it already was).', content: HTML })
-  @ApiResponse({ status: 404, description: 'The token is unknown or not a confirmation token.', content: HTML })
+  @ApiResponse(INVALID)
   @ApiErrors('VALIDATION_ERROR')
-  async confirmSignup(@Query() query: EmailTokenQueryDto): Promise<RawReply> {
-    return htmlPage(await this.links.confirmSignup(query.token));
+  confirmSignup(@Query() query: EmailTokenQueryDto): Promise<RawReply> {
+    return this.links.confirmSignup(query.token);
   }
 
   @Get('unsubscribe')
   @Auth('none', { browser: true })
-  @Header('Cache-Control', 'no-store')
   @ApiOperation({
-    summary: 'The unsubscribe link of every waitlist email: the signup becomes `unsubscribed` and its email consent is withdrawn.',
+    summary: 'The unsubscribe link of every waitlist email: a page whose button unsubscribes (POST). Opening it changes nothing.',
   })
   @ApiProduces('text/html')
-  @ApiResponse({ status: 200, description: 'Unsubscribed (also when it already was).', content: HTML })
-  @ApiResponse({ status: 404, description: 'The token is unknown or not an unsubscribe token.', content: HTML })
+  @ApiResponse({ status: 200, description: 'The unsubscribe page (or "unsubscribed" when it already is).', content: HTML })
+  @ApiResponse(INVALID)
   @ApiErrors('VALIDATION_ERROR')
-  async unsubscribeSignup(@Query() query: EmailTokenQueryDto): Promise<RawReply> {
-    return htmlPage(await this.links.unsubscribe(query.token));
+  showUnsubscribe(@Query() query: EmailTokenQueryDto): Promise<RawReply> {
+    return this.links.showUnsubscribe(query.token);
   }
 
   @Post('unsubscribe')
   @HttpCode(200)
   @Auth('none', { browser: true })
-  @Header('Cache-Control', 'no-store')
   @ApiOperation({
     summary:
-      'One-click unsubscribe (RFC 8058): what a mail client posts to the List-Unsubscribe link. Same effect and answer as opening the link.',
+      "Unsubscribe: the unsubscribe page's button, and the one-click POST (RFC 8058) a mail client sends to the List-Unsubscribe link. The signup becomes `unsubscribed` and its email consent is withdrawn.",
   })
   @ApiProduces('text/html')
   @ApiResponse({ status: 200, description: 'Unsubscribed (also when it already was).', content: HTML })
-  @ApiResponse({ status: 404, description: 'The token is unknown or not an unsubscribe token.', content: HTML })
+  @ApiResponse(INVALID)
   @ApiErrors('VALIDATION_ERROR')
-  async unsubscribeOneClick(@Query() query: EmailTokenQueryDto): Promise<RawReply> {
-    return htmlPage(await this.links.unsubscribe(query.token));
+  unsubscribeSignup(@Query() query: EmailTokenQueryDto): Promise<RawReply> {
+    return this.links.unsubscribe(query.token);
   }
 }

@@ -1,7 +1,10 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { urlencoded } from 'express';
 import { ContactsModule } from '../contacts/contacts.module';
 import { EmailLinksService } from './email-links.service';
 import { InvitesService } from './invites.service';
+import { HostedSignupController } from './pages/hosted-signup.controller';
+import { HostedSignupService } from './pages/hosted-signup.service';
 import { SignupsService } from './signups.service';
 import { StatsService } from './stats.service';
 import { TurnstileVerifier } from './turnstile.verifier';
@@ -10,10 +13,29 @@ import { WaitlistLinksController } from './waitlist-links.controller';
 import { WaitlistMailer } from './waitlist-mailer';
 import { WaitlistController } from './waitlist.controller';
 
+// The hosted form has three short fields; nothing bigger is a form of ours.
+const HOSTED_FORM_LIMIT = '16kb';
+
 @Module({
   imports: [ContactsModule],
-  controllers: [WaitlistController, WaitlistLinksController],
-  providers: [SignupsService, StatsService, InvitesService, EmailLinksService, WaitlistCsvService, WaitlistMailer, TurnstileVerifier],
+  controllers: [WaitlistController, WaitlistLinksController, HostedSignupController],
+  providers: [
+    SignupsService,
+    StatsService,
+    InvitesService,
+    EmailLinksService,
+    HostedSignupService,
+    WaitlistCsvService,
+    WaitlistMailer,
+    TurnstileVerifier,
+  ],
   exports: [SignupsService],
 })
-export class WaitlistModule {}
+export class WaitlistModule implements NestModule {
+  // The API takes JSON only; the hosted page's plain HTML form posts form-encoded, on its one route.
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(urlencoded({ extended: false, limit: HOSTED_FORM_LIMIT, parameterLimit: 20 }))
+      .forRoutes({ path: 'w/:slug', method: RequestMethod.POST });
+  }
+}

@@ -77,9 +77,9 @@ describe('waitlist CSV commands', () => {
       await api.post('/v1/waitlist/invites').send({ specific_email: '+plus@x.io' }).expect(200);
       await t.drainJobs();
       const [firstMail] = await mailsTo(t, source.project.id, 'first@x.io');
-      await t.api.get(linkIn(firstMail.textBody, 'confirm')).expect(200);
+      await t.api.post(linkIn(firstMail.textBody, 'confirm')).expect(200);
       const [goneMail] = await mailsTo(t, source.project.id, 'gone@x.io');
-      await t.api.get(linkIn(goneMail.textBody, 'unsubscribe')).expect(200);
+      await t.api.post(linkIn(goneMail.textBody, 'unsubscribe')).expect(200);
       return source;
     }
 

@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { ContactEntity } from '../../src/contacts/entities/contact.entity';
 import { SeededProject, TestApp } from '../support/test-app';
 import { eventsOf, linkIn, mailsTo, signupByEmail, signupRows } from './waitlist-test-helpers';
@@ -78,7 +79,7 @@ describe('waitlist invites, resends and email links', () => {
       await join(project, 'u1@x.io', 'u2@x.io', 'u3@x.io');
       await t.drainJobs();
       const [confirmation] = await mailsTo(t, project.project.id, 'u1@x.io');
-      await t.api.get(linkIn(confirmation.textBody, 'unsubscribe')).expect(200);
+      await t.api.post(linkIn(confirmation.textBody, 'unsubscribe')).expect(200);
       const byEmail = await t.api.as(project.secretKey).post('/v1/waitlist/invites').send({ specific_email: 'u1@x.io' }).expect(200);
       expect(byEmail.body.data.invited_count).toBe(0);
       const byCount = await t.api.as(project.secretKey).post('/v1/waitlist/invites').send({ count: 10 }).expect(200);
@@ -200,17 +201,17 @@ describe('waitlist invites, resends and email links', () => {
       expect((await resend(seeded, 'r1@x.io').expect(200)).body.data.status).toBe('sent');
       const [first, second] = await mailsTo(t, seeded.project.id, 'r1@x.io', 'waitlist.confirmation');
       expect(linkIn(first.textBody, 'confirm')).not.toBe(linkIn(second.textBody, 'confirm'));
-      await t.api.get(linkIn(second.textBody, 'confirm')).expect(200);
-      await t.api.get(linkIn(first.textBody, 'confirm')).expect(200);
+      await t.api.post(linkIn(second.textBody, 'confirm')).expect(200);
+      await t.api.post(linkIn(first.textBody, 'confirm')).expect(200);
       expect((await signupByEmail(t, seeded.project.id, 'r1@x.io')).confirmedAt).toBeInstanceOf(Date);
     });
 
     it('sends nothing to someone already confirmed or unsubscribed', async () => {
       const seeded = await seedSignups();
       const [confirmation] = await mailsTo(t, seeded.project.id, 'r1@x.io');
-      await t.api.get(linkIn(confirmation.textBody, 'confirm')).expect(200);
+      await t.api.post(linkIn(confirmation.textBody, 'confirm')).expect(200);
       const [mail] = await mailsTo(t, seeded.project.id, 'r2@x.io');
-      await t.api.get(linkIn(mail.textBody, 'unsubscribe')).expect(200);
+      await t.api.post(linkIn(mail.textBody, 'unsubscribe')).expect(200);
       t.clock.advance(5 * 60_000 + 1_000);
       const confirmed = await resend(seeded, 'r1@x.io').expect(200);
       expect(confirmed.body.data).toEqual({ email: 'r1@x.io', status: 'already_confirmed' });
@@ -259,25 +260,77 @@ describe('waitlist invites, resends and email links', () => {
     });
   });
 
-  describe('GET /v1/waitlist/confirm and GET /v1/waitlist/unsubscribe', () => {
+  describe('the confirm and unsubscribe links (GET shows a page, POST acts)', () => {
     /** Two people who just signed up, each with a confirmation email. */
     async function seedSignups(): Promise<SeededProject> {
-      const seeded = await t.seedProject({ plan: 'indie', name: 'Links & Co' });
+      const seeded = await t.seedProject({ plan: 'indie', name: 'Links & Co <b>' });
       await join(seeded, 'k1@x.io', 'k2@x.io');
       return seeded;
     }
 
-    it('unsubscribes through the link of the confirmation email and withdraws the email consent', async () => {
+    it('changes nothing when a mail scanner opens every link of the email (GET, HEAD)', async () => {
       const seeded = await seedSignups();
       const [mail] = await mailsTo(t, seeded.project.id, 'k1@x.io');
-      const page = await t.api.get(linkIn(mail.textBody, 'unsubscribe')).expect(200);
+      for (const kind of ['confirm', 'unsubscribe'] as const) {
+        const link = linkIn(mail.textBody, kind);
+        for (let scan = 0; scan < 3; scan += 1) await t.api.get(link).expect(200);
+        await request(t.app.getHttpServer()).head(link).expect(200);
+      }
+      const row = await signupByEmail(t, seeded.project.id, 'k1@x.io');
+      expect(row).toMatchObject({ status: 'waiting', confirmedAt: null, unsubscribedAt: null });
+      expect((await contactOf(seeded.project.id, 'k1@x.io')).consents.waitlist_emails.status).toBe('granted');
+    });
+
+    it('shows an escaped page whose button posts back to the link, with a strict policy and no cache', async () => {
+      const seeded = await seedSignups();
+      const [mail] = await mailsTo(t, seeded.project.id, 'k1@x.io');
+      const link = linkIn(mail.textBody, 'confirm');
+      const page = await t.api.get(link).expect(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.headers['cache-control']).toBe('no-store');
+      expect(page.headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'sha256-[^']+'; /);
+      expect(page.headers['content-security-policy']).toContain("form-action 'self'");
+      expect(page.headers['content-security-policy']).not.toMatch(/script-src|unsafe-inline/);
+      expect(page.text).toContain('Links &amp; Co &lt;b&gt;');
+      expect(page.text).not.toContain('<b>');
+      expect(page.text).not.toContain('<script');
+      const token = link.split('token=')[1];
+      expect(page.text).toContain(`<form method="post" action="confirm?token=${token}">`);
+    });
+
+    it('confirms on the POST of the button, once', async () => {
+      const seeded = await seedSignups();
+      const [mail] = await mailsTo(t, seeded.project.id, 'k1@x.io');
+      const link = linkIn(mail.textBody, 'confirm');
+      // What the button of the page sends: a form post with no fields.
+      const page = await t.api.post(link).type('form').send('').expect(200);
+      expect(page.text).toContain('Email confirmed');
+      expect(page.text).toContain('number 1 in line');
+      const row = await signupByEmail(t, seeded.project.id, 'k1@x.io');
+      expect(row.confirmedAt).toBeInstanceOf(Date);
+      await t.api.post(link).expect(200);
+      expect((await signupByEmail(t, seeded.project.id, 'k1@x.io')).confirmedAt).toEqual(row.confirmedAt);
+      // Once confirmed, opening the link says so instead of offering the button again.
+      const again = await t.api.get(link).expect(200);
+      expect(again.text).toContain('Email confirmed');
+      expect(again.text).not.toContain('<form');
+    });
+
+    it('unsubscribes on the POST of the button and withdraws the email consent', async () => {
+      const seeded = await seedSignups();
+      const [mail] = await mailsTo(t, seeded.project.id, 'k1@x.io');
+      const link = linkIn(mail.textBody, 'unsubscribe');
+      const prompt = await t.api.get(link).expect(200);
+      expect(prompt.text).toContain(`action="unsubscribe?token=${link.split('token=')[1]}"`);
+      const page = await t.api.post(link).type('form').send('').expect(200);
       expect(page.headers['content-type']).toContain('text/html');
       expect(page.text).toContain('Links &amp; Co');
       const row = await signupByEmail(t, seeded.project.id, 'k1@x.io');
       expect(row).toMatchObject({ status: 'unsubscribed', unsubscribedAt: expect.any(Date) });
       expect((await contactOf(seeded.project.id, 'k1@x.io')).consents.waitlist_emails.status).toBe('withdrawn');
-      await t.api.get(linkIn(mail.textBody, 'unsubscribe')).expect(200);
+      await t.api.post(link).expect(200);
       expect((await signupByEmail(t, seeded.project.id, 'k1@x.io')).unsubscribedAt).toEqual(row.unsubscribedAt);
+      expect((await t.api.get(link).expect(200)).text).toContain('You have left');
     });
 
     it('unsubscribes through the link of an invite email', async () => {
@@ -286,13 +339,14 @@ describe('waitlist invites, resends and email links', () => {
       await t.drainJobs();
       const [invite] = await mailsTo(t, seeded.project.id, 'k2@x.io', 'waitlist.invite');
       await t.api.get(linkIn(invite.textBody, 'unsubscribe')).expect(200);
+      expect((await signupByEmail(t, seeded.project.id, 'k2@x.io')).status).toBe('invited');
+      await t.api.post(linkIn(invite.textBody, 'unsubscribe')).expect(200);
       expect(await signupByEmail(t, seeded.project.id, 'k2@x.io')).toMatchObject({ status: 'unsubscribed', invitedAt: expect.any(Date) });
     });
 
     it('offers one-click unsubscribe (RFC 8058) through List-Unsubscribe headers', async () => {
       const seeded = await seedSignups();
       await join(seeded, 'k3@x.io');
-      await t.drainJobs();
       const [mail] = await mailsTo(t, seeded.project.id, 'k3@x.io');
       const link = linkIn(mail.textBody, 'unsubscribe');
       expect(mail.headers).toEqual({
@@ -306,22 +360,28 @@ describe('waitlist invites, resends and email links', () => {
       await t.api.post('/v1/waitlist/unsubscribe?token=made-up').expect(404);
     });
 
-    it('accepts each token for its own purpose only', async () => {
+    it('accepts each token for its own purpose only, on GET and on POST', async () => {
       const seeded = await seedSignups();
       const [mail] = await mailsTo(t, seeded.project.id, 'k2@x.io', 'waitlist.confirmation');
       const confirmToken = linkIn(mail.textBody, 'confirm').split('token=')[1];
       const unsubscribeToken = linkIn(mail.textBody, 'unsubscribe').split('token=')[1];
       const wrong = await t.api.get(`/v1/waitlist/unsubscribe?token=${confirmToken}`).expect(404);
       expect(wrong.headers['content-type']).toContain('text/html');
+      expect(wrong.text).not.toContain('<form');
+      await t.api.post(`/v1/waitlist/unsubscribe?token=${confirmToken}`).expect(404);
       await t.api.get(`/v1/waitlist/confirm?token=${unsubscribeToken}`).expect(404);
-      expect((await signupByEmail(t, seeded.project.id, 'k2@x.io')).confirmedAt).toBeNull();
+      await t.api.post(`/v1/waitlist/confirm?token=${unsubscribeToken}`).expect(404);
+      expect(await signupByEmail(t, seeded.project.id, 'k2@x.io')).toMatchObject({ status: 'waiting', confirmedAt: null });
     });
 
     it('answers an HTML 404 for an unknown token and VALIDATION_ERROR without one', async () => {
       const unknown = await t.api.get('/v1/waitlist/confirm?token=made-up').expect(404);
       expect(unknown.text).toContain('not valid');
+      await t.api.post('/v1/waitlist/confirm?token=made-up').expect(404);
       const missing = await t.api.get('/v1/waitlist/unsubscribe').expect(400);
       expect(missing.body).toMatchObject({ data: null, error: { code: 'VALIDATION_ERROR', param: 'token' } });
+      const missingPost = await t.api.post('/v1/waitlist/confirm').expect(400);
+      expect(missingPost.body).toMatchObject({ data: null, error: { code: 'VALIDATION_ERROR', param: 'token' } });
     });
   });
 });

@@ -140,13 +140,17 @@ describe('waitlist signups', () => {
       });
       expect(mail.textBody).toContain(res.body.data.referral_link);
       expect(mail.htmlBody).toContain('Acme Beta');
-      const page = await t.api.get(linkIn(mail.textBody, 'confirm')).expect(200);
+      // Opening the link shows a button; pressing it (the POST) confirms.
+      const prompt = await t.api.get(linkIn(mail.textBody, 'confirm')).expect(200);
+      expect(prompt.text).toContain('Acme Beta');
+      expect((await signupByEmail(t, seeded.project.id, 'confirm.me@x.io')).confirmedAt).toBeNull();
+      const page = await t.api.post(linkIn(mail.textBody, 'confirm')).expect(200);
       expect(page.headers['content-type']).toContain('text/html');
       expect(page.text).toContain('Acme Beta');
       const row = await signupByEmail(t, seeded.project.id, 'confirm.me@x.io');
       expect(row.confirmedAt).toBeInstanceOf(Date);
-      // Opening the link again is harmless.
-      await t.api.get(linkIn(mail.textBody, 'confirm')).expect(200);
+      // Confirming again is harmless.
+      await t.api.post(linkIn(mail.textBody, 'confirm')).expect(200);
       expect((await signupByEmail(t, seeded.project.id, 'confirm.me@x.io')).confirmedAt).toEqual(row.confirmedAt);
     });
 

@@ -47,7 +47,7 @@ describe('waitlist stats and leaderboard', () => {
       const seeded = await seedReferrals();
       for (const email of ['ann@x.io', 'b1@x.io']) {
         const [mail] = await mailsTo(t, seeded.project.id, email);
-        await t.api.get(linkIn(mail.textBody, 'confirm')).expect(200);
+        await t.api.post(linkIn(mail.textBody, 'confirm')).expect(200);
       }
       await t.api.as(seeded.secretKey).post('/v1/waitlist/invites').send({ count: 2 }).expect(200);
 
@@ -101,7 +101,7 @@ describe('waitlist stats and leaderboard', () => {
     it('leaves out people who unsubscribed', async () => {
       const seeded = await seedReferrals();
       const [mail] = await mailsTo(t, seeded.project.id, 'bob@x.io');
-      await t.api.get(linkIn(mail.textBody, 'unsubscribe')).expect(200);
+      await t.api.post(linkIn(mail.textBody, 'unsubscribe')).expect(200);
       const res = await t.api.as(seeded.secretKey).get('/v1/waitlist/leaderboard').expect(200);
       expect(res.body.data).toEqual([
         { rank: 1, masked_email: 'a***@x***.io', referral_count: 3 },

@@ -38,6 +38,7 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
       // feeds are embedded on other sites.
       if (body.contentType.startsWith('text/html')) documentSecurityHeaders(response.req as Request, response, () => undefined);
       else response.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+      for (const [name, value] of Object.entries(body.headers)) response.setHeader(name, value);
       return response.send(body.body);
     }
     const envelope = toSuccessEnvelope(body);

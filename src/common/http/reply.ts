@@ -17,6 +17,8 @@ export class RawReply {
     readonly contentType: string,
     /** Overrides the route's status (a page that says "not found" is still a page). */
     readonly status?: number,
+    /** Set last, over the kernel's own (a page's stricter Content-Security-Policy). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {}
 }
 

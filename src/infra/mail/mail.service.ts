@@ -34,6 +34,15 @@ export const MAIL_OUTBOX = defineDueRows<MailMessageEntity>({
   leaseMs: 60_000,
 });
 
+/**
+ * What stays of an email once the SMTP server has accepted it: bodies and headers carry link
+ * tokens (confirm, unsubscribe) and personal data, and the row is no longer needed to send it. The
+ * kind, recipient, subject and times stay for the record. Until then (pending, retrying) the row
+ * keeps everything a retry needs. Without SMTP_URL the outbox is the only copy of the email (the
+ * log says where to read it), so logged rows keep their content.
+ */
+export const DELIVERED_CONTENT = Object.freeze({ textBody: '[removed after delivery]', htmlBody: null, headers: {} });
+
 /** An outbox row for `draft`, due now. */
 export function newMailRow(draft: MailDraft, now: Date): MailMessageEntity {
   return Object.assign(new MailMessageEntity(), {
@@ -99,6 +108,7 @@ export class MailService implements OnModuleInit, OnModuleDestroy {
       html: mail.htmlBody,
       headers: { ...mail.headers, 'X-Mail-Id': mail.id },
     });
-    return { status: this.transport.kind === 'smtp' ? 'sent' : 'logged', sentAt: this.clock.now() };
+    if (this.transport.kind === 'log') return { status: 'logged', sentAt: this.clock.now() };
+    return { status: 'sent', sentAt: this.clock.now(), ...DELIVERED_CONTENT };
   }
 }

@@ -1,0 +1,57 @@
+import { Body, Controller, Get, HttpCode, Ip, Param, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../../common/http/api-docs';
+import { RawReply } from '../../common/http/reply';
+import { Auth } from '../../common/http/route-policy';
+import { HostedSignupService, type SignupForm } from './hosted-signup.service';
+import { TURNSTILE_FORM_FIELD } from './waitlist-pages';
+
+const HTML = { 'text/html': { schema: { type: 'string' } } };
+const NO_WAITLIST = { status: 404, description: 'No project has this slug.', content: HTML };
+
+/** The hosted waitlist page behind every referral link (`referral_link`). */
+@ApiTags('Waitlist')
+@Controller('w')
+export class HostedSignupController {
+  constructor(private readonly hosted: HostedSignupService) {}
+
+  @Get(':slug')
+  @Auth('none', { browser: true })
+  @ApiOperation({ summary: "The project's hosted waitlist page: a signup form that works without JavaScript." })
+  @ApiQuery({ name: 'ref', required: false, description: 'The referral code of the person who shared the link.' })
+  @ApiProduces('text/html')
+  @ApiResponse({ status: 200, description: 'The signup form.', content: HTML })
+  @ApiResponse(NO_WAITLIST)
+  showSignupForm(@Param('slug') slug: string, @Query('ref') ref: unknown): Promise<RawReply> {
+    return this.hosted.showSignupForm(slug, ref);
+  }
+
+  @Post(':slug')
+  @HttpCode(201)
+  @Auth('none', { browser: true })
+  @ApiOperation({
+    summary: 'The hosted form posts here: joins the waitlist as `POST /v1/waitlist/signups` does and shows the position and referral link.',
+  })
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['email'],
+      properties: {
+        email: { type: 'string', format: 'email', maxLength: 254 },
+        ref: { type: 'string', pattern: '^[A-Za-z0-9]{8}$', description: 'Referral code; a malformed one is ignored.' },
+        [TURNSTILE_FORM_FIELD]: { type: 'string', description: 'Added by the bot-check widget when the bot check is on.' },
+      },
+    },
+  })
+  @ApiProduces('text/html')
+  @ApiResponse({ status: 201, description: 'Joined: the page shows the position and the referral link.', content: HTML })
+  @ApiResponse({ status: 400, description: 'The form again, with what to fix (email, bot check).', content: HTML })
+  @ApiResponse(NO_WAITLIST)
+  @ApiResponse({ status: 409, description: 'The form again: this email is already on the waitlist.', content: HTML })
+  @ApiResponse({ status: 503, description: 'The form again: the bot check could not be reached.', content: HTML })
+  @ApiErrors('PAYLOAD_TOO_LARGE')
+  submitSignupForm(@Param('slug') slug: string, @Body() form: SignupForm, @Ip() ip: string): Promise<RawReply> {
+    return this.hosted.submitSignupForm(slug, form ?? {}, ip ?? null);
+  }
+}
