@@ -32,6 +32,8 @@ export interface AppConfig {
   readonly queuePrefix: string;
   /** Set when WEBHOOK_ALLOW_INSECURE_URLS is on: logged as a warning at start. */
   readonly insecureWebhookWarning: string | null;
+  /** Fault tests only (TEST_DELAY_AFTER_IDEMPOTENT_COMMIT_MS); 0 or absent in production. */
+  readonly testDelayAfterIdempotentCommitMs?: number;
 }
 
 export class ConfigError extends Error {
@@ -98,6 +100,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       env.WEBHOOK_ALLOW_INSECURE_URLS === 'true'
         ? 'WEBHOOK_ALLOW_INSECURE_URLS is on: webhook URLs may be http://, loopback or private addresses. For development and tests only.'
         : null,
+    testDelayAfterIdempotentCommitMs: env.TEST_DELAY_AFTER_IDEMPOTENT_COMMIT_MS ?? 0,
   };
   return Object.freeze(config);
 }
