@@ -1,6 +1,7 @@
 import { ContactEntity } from '../../src/contacts/entities/contact.entity';
 import { IdempotencyRecordEntity } from '../../src/idempotency/entities/idempotency-record.entity';
 import { IdempotencyStore } from '../../src/idempotency/idempotency.store';
+import { WaitlistSignupEntity } from '../../src/waitlist/entities/waitlist-signup.entity';
 import { ProbeController, ProbeModule } from '../support/probe.module';
 import { SeededProject, TestApp } from '../support/test-app';
 
@@ -90,6 +91,25 @@ describe('Idempotency-Key', () => {
         .send({ user_id: 's', email: 's@example.com' })
         .expect(200);
       expect(b.body.data.id).not.toBe(a.body.data.id);
+    });
+  });
+
+  describe('POST /v1/waitlist/signups', () => {
+    it('replays the signup byte for byte with its headers, and records it with the signup', async () => {
+      const signUp = () =>
+        t.api.as(project.publishableKey).post('/v1/waitlist/signups').set('Idempotency-Key', 'signup-bytes').send({ email: 'bytes@x.io' });
+      const first = await signUp().expect(201);
+      const replay = await signUp().expect(201);
+      expect(replay.text).toBe(first.text);
+      for (const header of ['content-type', 'etag', 'x-request-id', 'content-length']) {
+        expect(replay.headers[header]).toBe(first.headers[header]);
+      }
+      expect(first.headers.etag).toMatch(/^W\/"/);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      const signups = await t.db.manager.countBy(WaitlistSignupEntity, { projectId: project.project.id });
+      expect(signups).toBe(1);
+      const record = await t.db.manager.findOneByOrFail(IdempotencyRecordEntity, { key: 'signup-bytes' });
+      expect(record).toMatchObject({ responseStatus: 201, responseBody: first.text });
     });
   });
 

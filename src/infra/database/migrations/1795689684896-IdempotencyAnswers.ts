@@ -14,6 +14,11 @@ export class IdempotencyAnswers1795689684896 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "idempotency_records" ALTER COLUMN "response_status" SET NOT NULL`);
     await queryRunner.query(`UPDATE "idempotency_records" SET "response_headers" = '{}' WHERE "response_headers" IS NULL`);
     await queryRunner.query(`ALTER TABLE "idempotency_records" ALTER COLUMN "response_headers" SET NOT NULL`);
+    // Replays now write the stored text as it is: older records name their type explicitly.
+    await queryRunner.query(
+      `UPDATE "idempotency_records" SET "response_headers" = "response_headers" || '{"Content-Type": "application/json; charset=utf-8"}'::jsonb
+        WHERE NOT "response_headers" ? 'Content-Type'`,
+    );
     await queryRunner.query(
       `ALTER TABLE "idempotency_records" ALTER COLUMN "response_body" TYPE text USING COALESCE("response_body"::text, 'null')`,
     );
