@@ -30,7 +30,7 @@ export interface IdempotentRequest {
 const ANSWER_HEADERS = ['Location', 'Cache-Control', 'Content-Location'];
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The answer to a request whose key already has a committed answer: a replay, or a conflict. */
 export function answerFromRecord(stored: StoredAnswer, requestHash: string): StoredResponse | ApiError {
@@ -56,6 +56,8 @@ export function answerFromRecord(stored: StoredAnswer, requestHash: string): Sto
  */
 export class IdempotentCall implements CommittedAnswerSource {
   private committed: WireAnswer | null = null;
+  /** Written into the record by this transaction; becomes `committed` once it commits. */
+  private pending: WireAnswer | null = null;
 
   constructor(
     private readonly store: IdempotencyStore,
@@ -76,16 +78,20 @@ export class IdempotentCall implements CommittedAnswerSource {
     }
     const stored = await this.store.find(scope, key, receivedAt, em);
     if (stored) throw answerFromRecord(stored, requestHash);
+    this.pending = null;
+    // Registered before the effect's own after-commit work (queue wake-ups), so the recorded answer
+    // is the request's answer from the moment of COMMIT, even if that work fails or stalls.
+    afterCommit(em, () => {
+      this.committed = this.pending;
+    });
   }
 
   async complete(em: EntityManager, result: unknown): Promise<void> {
     const answer = this.answerOf(result);
     const { scope, key, requestHash, receivedAt, expiresAt, delayAfterCommitMs } = this.request;
     await this.store.save(em, { scope, key, requestHash, answer, createdAt: receivedAt, expiresAt });
-    afterCommit(em, async () => {
-      this.committed = answer;
-      if (delayAfterCommitMs > 0) await sleep(delayAfterCommitMs);
-    });
+    this.pending = answer;
+    if (delayAfterCommitMs > 0) afterCommit(em, () => sleep(delayAfterCommitMs));
   }
 
   /** The success envelope exactly as it will be sent (res.json with Express's default settings). */
@@ -105,7 +111,8 @@ export class IdempotentCall implements CommittedAnswerSource {
 
 /**
  * Runs a use case's effect inside its transaction under the request's Idempotency-Key, if any:
- * `call` null (no key sent) costs nothing.
+ * `call` null (no key sent) costs nothing. `em` must come from `Database.transaction`, whose
+ * after-commit hooks tell the call that its answer committed.
  */
 export async function idempotently<T>(em: EntityManager, call: IdempotentCall | null, work: () => Promise<T>): Promise<T> {
   if (!call) return work();
