@@ -85,7 +85,7 @@ export class RoutePolicyGuard implements CanActivate {
     if (feature && project) assertPlanAllows(project, feature);
     const endUser = policy.endUser && project ? await this.endUsers.resolve(req, policy.endUser, caller, project) : null;
     setAuthState(req, caller, endUser);
-    if (isIdempotent(handler)) await this.idempotency.claim(req, idempotencyScopeOf(caller));
+    if (isIdempotent(handler)) await this.idempotency.claim(req, idempotencyScopeOf(caller), handler);
     return true;
   }
 

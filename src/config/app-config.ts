@@ -36,6 +36,8 @@ export interface AppConfig {
   readonly insecureWebhookWarning: string | null;
   /** DASHBOARD_ORIGINS: the origins allowed to call JWT routes from a browser; empty: none. */
   readonly dashboardOrigins: readonly string[];
+  /** Fault tests only (TEST_DELAY_AFTER_IDEMPOTENT_COMMIT_MS); 0 or absent in production. */
+  readonly testDelayAfterIdempotentCommitMs?: number;
 }
 
 export class ConfigError extends Error {
@@ -105,6 +107,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         ? 'WEBHOOK_ALLOW_INSECURE_URLS is on: webhook URLs may be http://, loopback or private addresses. For development and tests only.'
         : null,
     dashboardOrigins: Object.freeze(env.DASHBOARD_ORIGINS ? (parseOriginList(env.DASHBOARD_ORIGINS) ?? []) : []),
+    testDelayAfterIdempotentCommitMs: env.TEST_DELAY_AFTER_IDEMPOTENT_COMMIT_MS ?? 0,
   };
   return Object.freeze(config);
 }

@@ -200,4 +200,15 @@ export class Env {
   @IsOptional()
   @Validate(OriginListConstraint)
   DASHBOARD_ORIGINS?: string;
+
+  /**
+   * Fault tests only: holds every idempotent answer back this long after its transaction commits,
+   * so a test can kill the process between COMMIT and the answer. Unset (0) in production.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  TEST_DELAY_AFTER_IDEMPOTENT_COMMIT_MS?: number;
 }

@@ -8,6 +8,7 @@ import type { CallerKind } from '../auth/caller';
 import { isId, newId } from '../common/ids/ids';
 import { ContactsService } from '../contacts/contacts.service';
 import { OutboxService } from '../events/outbox.service';
+import { idempotently, IdempotentCall } from '../idempotency/idempotent-call';
 import { Database } from '../infra/database/database';
 import type { ProjectRef } from '../projects/project-ref';
 import { ChangelogEntryCheck } from './changelog-entry-check';
@@ -62,29 +63,36 @@ export class FeedbackService {
   ) {}
 
   /** Stores, classifies and announces one piece of feedback; `credential` says who sent it. */
-  async createFeedback(project: ProjectRef, input: CreateFeedbackDto, credential: CallerKind): Promise<FeedbackDto> {
+  async createFeedback(
+    project: ProjectRef,
+    input: CreateFeedbackDto,
+    credential: CallerKind,
+    idem: IdempotentCall | null = null,
+  ): Promise<FeedbackDto> {
     const verdict = classifyFeedback({ text: input.feedback_text, categoryHint: input.category_hint, rating: input.rating });
-    return this.db.transaction(async (em) => {
-      const row = Object.assign(new FeedbackEntity(), {
-        id: newId('fb'),
-        projectId: project.id,
-        feedbackText: input.feedback_text,
-        classification: verdict.classification,
-        confidence: verdict.confidence,
-        summary: verdict.summary,
-        userId: input.user_id ?? null,
-        email: input.email ?? null,
-        pageUrl: input.page_url ?? null,
-        rating: input.rating ?? null,
-        categoryHint: input.category_hint ?? null,
-        changelogEntryId: await this.publishedEntryOrNull(em, project.id, input.changelog_entry_id),
-        createdAt: this.clock.now(),
-      });
-      await insertFeedback(em, row);
-      await this.recordSubmitter(em, project.id, row, credential === 'secret_key');
-      await this.outbox.record(em, project.id, 'feedback.created', feedbackCreatedData(row));
-      return toFeedbackDto(row);
-    });
+    return this.db.transaction((em) =>
+      idempotently(em, idem, async () => {
+        const row = Object.assign(new FeedbackEntity(), {
+          id: newId('fb'),
+          projectId: project.id,
+          feedbackText: input.feedback_text,
+          classification: verdict.classification,
+          confidence: verdict.confidence,
+          summary: verdict.summary,
+          userId: input.user_id ?? null,
+          email: input.email ?? null,
+          pageUrl: input.page_url ?? null,
+          rating: input.rating ?? null,
+          categoryHint: input.category_hint ?? null,
+          changelogEntryId: await this.publishedEntryOrNull(em, project.id, input.changelog_entry_id),
+          createdAt: this.clock.now(),
+        });
+        await insertFeedback(em, row);
+        await this.recordSubmitter(em, project.id, row, credential === 'secret_key');
+        await this.outbox.record(em, project.id, 'feedback.created', feedbackCreatedData(row));
+        return toFeedbackDto(row);
+      }),
+    );
   }
 
   async listFeedback(project: ProjectRef, query: ListFeedbackQueryDto): Promise<Paged<FeedbackDto>> {

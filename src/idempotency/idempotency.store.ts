@@ -1,27 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
+import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
+import type { WireAnswer } from '../common/http/request-context';
 import { Database } from '../infra/database/database';
-import { PLATFORM_LIMITS } from '../projects/plans';
 import { IdempotencyRecordEntity } from './entities/idempotency-record.entity';
 
-export type Claim =
-  | { kind: 'claimed' }
-  | { kind: 'replay'; status: number; headers: Record<string, string>; body: unknown }
-  | { kind: 'conflict'; reason: 'different_body' | 'in_progress' };
+export interface StoredAnswer {
+  requestHash: string;
+  answer: WireAnswer;
+}
 
-const RETENTION_MS = PLATFORM_LIMITS.idempotencyRetentionHours * 3_600_000;
-// A request still "in progress" after this long was abandoned by a crashed process.
-const ABANDONED_AFTER_MS = 120_000;
-const WAIT_FOR_FIRST_MS = 10_000;
-const POLL_MS = 25;
+export interface NewRecord extends StoredAnswer {
+  scope: string;
+  key: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// Any fixed number: the first half of the two-part advisory lock key, so idempotency claims never
+// share a lock with other advisory locks (single-bigint locks live in a separate key space).
+const IDEMPOTENCY_LOCK_SPACE = 0x1de4;
 
 /**
- * Idempotency records: the first request claims (credential, key) with an INSERT that the primary
- * key decides, so two concurrent requests can never both run. The second waits for the first to
- * finish and replays its response, or gets a conflict if it takes too long.
+ * Idempotency records (see IdempotentCall for the protocol). Rows are only ever written inside the
+ * effect's transaction, as its last statement; a request in progress holds a transaction-scoped
+ * advisory lock instead of a row, which PostgreSQL releases when the transaction ends in any way,
+ * a killed process included.
  */
 @Injectable()
 export class IdempotencyStore {
@@ -30,37 +35,55 @@ export class IdempotencyStore {
     private readonly clock: Clock,
   ) {}
 
-  async claim(scope: string, key: string, requestHash: string): Promise<Claim> {
-    const deadline = Date.now() + WAIT_FOR_FIRST_MS;
-    for (;;) {
-      if (await this.insertOrTakeOver(scope, key, requestHash)) return { kind: 'claimed' };
-      const existing = await this.db.manager.findOneBy(IdempotencyRecordEntity, { scope, key });
-      if (!existing) continue; // deleted by retention between the two statements
-      if (existing.requestHash !== requestHash) return { kind: 'conflict', reason: 'different_body' };
-      if (existing.state === 'completed') {
-        return {
-          kind: 'replay',
-          status: existing.responseStatus ?? 200,
-          headers: existing.responseHeaders ?? {},
-          body: existing.responseBody,
-        };
-      }
-      if (Date.now() >= deadline) return { kind: 'conflict', reason: 'in_progress' };
-      await sleep(POLL_MS);
-    }
+  /** The committed, unexpired answer for (scope, key), or null. */
+  async find(scope: string, key: string, now: Date, em: EntityManager = this.db.manager): Promise<StoredAnswer | null> {
+    const rows: Array<{ request_hash: string; response_status: number; response_headers: Record<string, string>; response_body: string }> =
+      await em.query(
+        `SELECT request_hash, response_status, response_headers, response_body
+           FROM idempotency_records WHERE scope = $1 AND key = $2 AND expires_at > $3`,
+        [scope, key, now],
+      );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      requestHash: row.request_hash,
+      answer: { status: row.response_status, headers: row.response_headers, body: row.response_body },
+    };
   }
 
-  async complete(scope: string, key: string, status: number, headers: Record<string, string>, body: unknown): Promise<void> {
-    await this.db.manager.update(
-      IdempotencyRecordEntity,
-      { scope, key },
-      { state: 'completed', responseStatus: status, responseHeaders: headers, responseBody: body as object },
+  /**
+   * Takes (scope, key) for the rest of `em`'s transaction without waiting; false when another
+   * transaction holds it. A 32-bit hash of the key: a collision only makes a concurrent request
+   * with another key answer "in progress", never share an answer (records are read by exact key).
+   */
+  async tryLock(em: EntityManager, scope: string, key: string): Promise<boolean> {
+    const rows: Array<{ locked: boolean }> = await em.query(
+      `SELECT pg_try_advisory_xact_lock($1::int, hashtext($2 || ' ' || $3)) AS locked`,
+      [IDEMPOTENCY_LOCK_SPACE, scope, key],
     );
+    return rows[0]?.locked === true;
   }
 
-  /** Forgets a claim whose outcome should not be replayed (validation errors, 429, 5xx). */
-  async release(scope: string, key: string): Promise<void> {
-    await this.db.manager.delete(IdempotencyRecordEntity, { scope, key, state: 'in_progress' });
+  /** Writes the answer in `em`'s transaction; replaces an expired record of the same key. */
+  async save(em: EntityManager, record: NewRecord): Promise<void> {
+    await em.query(
+      `INSERT INTO idempotency_records (scope, key, request_hash, response_status, response_headers, response_body, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (scope, key) DO UPDATE
+         SET request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
+             response_headers = EXCLUDED.response_headers, response_body = EXCLUDED.response_body,
+             created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at`,
+      [
+        record.scope,
+        record.key,
+        record.requestHash,
+        record.answer.status,
+        JSON.stringify(record.answer.headers),
+        record.answer.body,
+        record.createdAt,
+        record.expiresAt,
+      ],
+    );
   }
 
   @Cron(CronExpression.EVERY_HOUR, { name: 'idempotency-retention' })
@@ -72,26 +95,5 @@ export class IdempotencyStore {
       .where('expires_at <= :now', { now: this.clock.now() })
       .execute();
     return result.affected ?? 0;
-  }
-
-  /** Inserts a fresh claim, or takes over an expired or abandoned one; false when another holds it. */
-  private async insertOrTakeOver(scope: string, key: string, requestHash: string): Promise<boolean> {
-    const now = this.clock.now();
-    const expiresAt = new Date(now.getTime() + RETENTION_MS);
-    const abandonedBefore = new Date(now.getTime() - ABANDONED_AFTER_MS);
-    // One statement so the primary key arbitrates concurrent claims: insert, or replace a row that
-    // expired (24 h retention) or was abandoned mid-request.
-    const rows: unknown[] = await this.db.manager.query(
-      `INSERT INTO idempotency_records (scope, key, request_hash, state, created_at, expires_at)
-       VALUES ($1, $2, $3, 'in_progress', $4, $5)
-       ON CONFLICT (scope, key) DO UPDATE
-         SET request_hash = EXCLUDED.request_hash, state = 'in_progress', response_status = NULL,
-             response_headers = NULL, response_body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
-         WHERE idempotency_records.expires_at <= $4
-            OR (idempotency_records.state = 'in_progress' AND idempotency_records.created_at < $6)
-       RETURNING scope`,
-      [scope, key, requestHash, now, expiresAt, abandonedBefore],
-    );
-    return rows.length > 0;
   }
 }

@@ -4,6 +4,7 @@ import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
 import { ContactsService } from '../contacts/contacts.service';
 import { OutboxService } from '../events/outbox.service';
+import { idempotently, IdempotentCall } from '../idempotency/idempotent-call';
 import { Database } from '../infra/database/database';
 import { RateLimiter } from '../infra/rate-limit/rate-limiter';
 import { PLATFORM_LIMITS } from '../projects/plans';
@@ -11,7 +12,7 @@ import type { ProjectRef } from '../projects/project-ref';
 import { CreateInvitesDto } from './dto/create-invites.dto';
 import { InviteResultDto, toInviteResultDto } from './dto/invite-result.dto';
 import { WaitlistSignupEntity } from './entities/waitlist-signup.entity';
-import { inviteTarget } from './invite-target';
+import { InviteTarget, inviteTarget } from './invite-target';
 import { WaitlistMailer } from './waitlist-mailer';
 
 // Ours (the spec lists 429 for invites without a number): at most 20 waves a minute per project,
@@ -37,39 +38,42 @@ export class InvitesService {
     private readonly limiter: RateLimiter,
   ) {}
 
-  async inviteSignups(project: ProjectRef, input: CreateInvitesDto): Promise<InviteResultDto> {
+  async inviteSignups(project: ProjectRef, input: CreateInvitesDto, idem: IdempotentCall | null = null): Promise<InviteResultDto> {
     const target = inviteTarget(input);
     await this.limiter.enforce(
       INVITE_WAVES_RULE,
       project.id,
       `At most ${PLATFORM_LIMITS.waitlistInviteWavesPerMinute} invite waves a minute per project.`,
     );
-    return this.db.transaction(async (em) => {
-      const signups =
-        'count' in target ? await this.lockNextWaiting(em, project, target.count) : await this.lockOne(em, project, target.email);
-      if (signups.length === 0) return { invited_count: 0, invited: [] };
-      const now = this.clock.now();
-      await em
-        .createQueryBuilder()
-        .update(WaitlistSignupEntity)
-        .set({ status: 'invited', invitedAt: now })
-        .whereInIds(signups.map((signup) => signup.id))
-        .execute();
-      await this.mailer.queueInvites(em, project, signups, now);
-      const result = toInviteResultDto(signups);
-      await this.outbox.record(em, project.id, 'waitlist.signups.invited', {
-        count: result.invited_count,
-        invited: result.invited,
-        invited_at: now.toISOString(),
-      });
-      // Contacts last (the lock order is signup rows, then contacts), all in one statement.
-      await this.contacts.upsertContactsByEmail(
-        em,
-        project.id,
-        signups.map((signup) => ({ email: signup.email, stage: 'invited' as const })),
-      );
-      return result;
+    return this.db.transaction((em) => idempotently(em, idem, () => this.inviteWave(em, project, target)));
+  }
+
+  /** One wave in one transaction; the lock order is signup rows, then contacts. */
+  private async inviteWave(em: EntityManager, project: ProjectRef, target: InviteTarget): Promise<InviteResultDto> {
+    const signups =
+      'count' in target ? await this.lockNextWaiting(em, project, target.count) : await this.lockOne(em, project, target.email);
+    if (signups.length === 0) return { invited_count: 0, invited: [] };
+    const now = this.clock.now();
+    await em
+      .createQueryBuilder()
+      .update(WaitlistSignupEntity)
+      .set({ status: 'invited', invitedAt: now })
+      .whereInIds(signups.map((signup) => signup.id))
+      .execute();
+    await this.mailer.queueInvites(em, project, signups, now);
+    const result = toInviteResultDto(signups);
+    await this.outbox.record(em, project.id, 'waitlist.signups.invited', {
+      count: result.invited_count,
+      invited: result.invited,
+      invited_at: now.toISOString(),
     });
+    // Contacts last (the lock order is signup rows, then contacts), all in one statement.
+    await this.contacts.upsertContactsByEmail(
+      em,
+      project.id,
+      signups.map((signup) => ({ email: signup.email, stage: 'invited' as const })),
+    );
+    return result;
   }
 
   private lockNextWaiting(em: EntityManager, project: ProjectRef, count: number): Promise<WaitlistSignupEntity[]> {

@@ -1,6 +1,7 @@
 import { ContactEntity } from '../../src/contacts/entities/contact.entity';
 import { IdempotencyRecordEntity } from '../../src/idempotency/entities/idempotency-record.entity';
 import { IdempotencyStore } from '../../src/idempotency/idempotency.store';
+import { WaitlistSignupEntity } from '../../src/waitlist/entities/waitlist-signup.entity';
 import { ProbeController, ProbeModule } from '../support/probe.module';
 import { SeededProject, TestApp } from '../support/test-app';
 
@@ -93,22 +94,82 @@ describe('Idempotency-Key', () => {
     });
   });
 
+  describe('POST /v1/waitlist/signups', () => {
+    it('replays the signup byte for byte with its headers, and records it with the signup', async () => {
+      const signUp = () =>
+        t.api.as(project.publishableKey).post('/v1/waitlist/signups').set('Idempotency-Key', 'signup-bytes').send({ email: 'bytes@x.io' });
+      const first = await signUp().expect(201);
+      const replay = await signUp().expect(201);
+      expect(replay.text).toBe(first.text);
+      for (const header of ['content-type', 'etag', 'x-request-id', 'content-length']) {
+        expect(replay.headers[header]).toBe(first.headers[header]);
+      }
+      expect(first.headers.etag).toMatch(/^W\/"/);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      const signups = await t.db.manager.countBy(WaitlistSignupEntity, { projectId: project.project.id });
+      expect(signups).toBe(1);
+      const record = await t.db.manager.findOneByOrFail(IdempotencyRecordEntity, { key: 'signup-bytes' });
+      expect(record).toMatchObject({ responseStatus: 201, responseBody: first.text });
+    });
+  });
+
   describe('kernel behaviour (test-only route)', () => {
     const post = (key: string, body: object) =>
       t.api.as(project.secretKey).post('/v1/_probe/things').set('Idempotency-Key', key).send(body);
 
-    it('runs a request once when two copies arrive together', async () => {
+    it('runs a request once when two copies arrive together; the other is told it is in progress', async () => {
       const before = ProbeController.executions;
       const [a, b] = await Promise.all([post('race-1', { name: 'x', delay_ms: 300 }), post('race-1', { name: 'x', delay_ms: 300 })]);
       expect(ProbeController.executions - before).toBe(1);
-      expect([a.status, b.status]).toEqual([201, 201]);
-      expect(b.body).toEqual(a.body);
+      const [first, second] = a.status === 201 && a.headers['idempotent-replayed'] === undefined ? [a, b] : [b, a];
+      expect(first.status).toBe(201);
+      if (second.status === 409) {
+        // PostgreSQL: the copy meets the running request's lock and is not kept waiting (as Stripe answers).
+        expect(second.body.error).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT', param: 'Idempotency-Key' });
+        expect(second.headers['retry-after']).toBe('1');
+      } else {
+        // The embedded database runs one transaction at a time: the copy found the committed answer.
+        expect(second.status).toBe(201);
+        expect(second.text).toBe(first.text);
+      }
+      const retry = await post('race-1', { name: 'x', delay_ms: 300 }).expect(201);
+      expect(retry.text).toBe(first.text);
+      expect(ProbeController.executions - before).toBe(1);
     });
 
-    it('replays business errors but lets a corrected request through after a validation error', async () => {
+    it('replays the original bytes and headers: body text, status, ETag, Content-Type, request id', async () => {
+      const first = await post('bytes-1', { name: 'ünïcode ✓ "quoted"' }).expect(201);
+      const replay = await post('bytes-1', { name: 'ünïcode ✓ "quoted"' }).expect(201);
+      expect(replay.text).toBe(first.text);
+      expect(Buffer.from(replay.text).equals(Buffer.from(first.text))).toBe(true);
+      for (const header of ['content-type', 'etag', 'x-request-id', 'content-length']) {
+        expect(first.headers[header]).toBeDefined();
+        expect(replay.headers[header]).toBe(first.headers[header]);
+      }
+      expect(first.headers['idempotent-replayed']).toBeUndefined();
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      const record = await t.db.manager.findOneByOrFail(IdempotencyRecordEntity, { key: 'bytes-1' });
+      expect(record.responseBody).toBe(first.text);
+      expect(record.responseStatus).toBe(201);
+      expect(record.responseHeaders).toMatchObject({ ETag: first.headers.etag, 'X-Request-Id': first.headers['x-request-id'] });
+    });
+
+    it('answers what it committed when a step after the commit fails, and replays it', async () => {
+      const before = ProbeController.executions;
+      const first = await post('after-commit-1', { name: 'x', fail_with: 'after_commit' }).expect(201);
+      expect(first.body.data).toMatchObject({ name: 'x', execution: before + 1 });
+      const replay = await post('after-commit-1', { name: 'x', fail_with: 'after_commit' }).expect(201);
+      expect(replay.text).toBe(first.text);
+      expect(ProbeController.executions - before).toBe(1);
+    });
+
+    it('records no error answer (nothing ran), so a retry runs again; a corrected request goes through', async () => {
+      const before = ProbeController.executions;
       const conflict = await post('errors-1', { name: 'x', fail_with: 'DUPLICATE_SIGNUP' }).expect(409);
-      const replay = await post('errors-1', { name: 'x', fail_with: 'DUPLICATE_SIGNUP' }).expect(409);
-      expect(replay.body).toEqual(conflict.body);
+      expect(conflict.body.error.code).toBe('DUPLICATE_SIGNUP');
+      await post('errors-1', { name: 'x', fail_with: 'DUPLICATE_SIGNUP' }).expect(409);
+      expect(ProbeController.executions - before).toBe(2);
+      expect(await t.db.manager.countBy(IdempotencyRecordEntity, { key: 'errors-1' })).toBe(0);
       await post('errors-2', { name: '' }).expect(400);
       const fixed = await post('errors-2', { name: 'now valid' }).expect(201);
       expect(fixed.body.data.name).toBe('now valid');
@@ -119,6 +180,7 @@ describe('Idempotency-Key', () => {
       await post('crash-1', { name: 'x', fail_with: 'crash' }).expect(500);
       await post('crash-1', { name: 'x', fail_with: 'crash' }).expect(500);
       expect(ProbeController.executions - before).toBe(2);
+      expect(await t.db.manager.countBy(IdempotencyRecordEntity, { key: 'crash-1' })).toBe(0);
     });
 
     it('forgets keys after 24 hours', async () => {

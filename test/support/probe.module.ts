@@ -10,6 +10,8 @@ import { ApiError } from '../../src/common/errors/api-error';
 import { newId } from '../../src/common/ids/ids';
 import { OutboxService } from '../../src/events/outbox.service';
 import { Idempotent } from '../../src/idempotency/idempotent.decorator';
+import { CurrentIdempotency } from '../../src/idempotency/idempotency-claims';
+import { idempotently, IdempotentCall } from '../../src/idempotency/idempotent-call';
 import { Database } from '../../src/infra/database/database';
 import type { ProjectRef } from '../../src/projects/project-ref';
 import { RequiresFeature } from '../../src/projects/requires-feature';
@@ -42,7 +44,7 @@ class ProbeThingDto {
   nested?: ProbeNestedDto;
 
   @IsOptional()
-  @IsIn(['DUPLICATE_SIGNUP', 'VALIDATION_ERROR', 'RATE_LIMITED', 'crash'])
+  @IsIn(['DUPLICATE_SIGNUP', 'VALIDATION_ERROR', 'RATE_LIMITED', 'crash', 'after_commit'])
   fail_with?: string;
 }
 
@@ -107,13 +109,24 @@ export class ProbeController implements OnModuleInit {
   @Post('things')
   @Auth('secret')
   @Idempotent()
-  async createThing(@Body() body: ProbeThingDto): Promise<{ id: string; name: string; execution: number }> {
-    ProbeController.executions += 1;
-    const execution = ProbeController.executions;
-    if (body.delay_ms) await sleep(body.delay_ms);
-    if (body.fail_with === 'crash') throw new Error('probe crash');
-    if (body.fail_with) throw new ApiError(body.fail_with as 'DUPLICATE_SIGNUP', 'Probe failure', { param: 'fail_with' });
-    return { id: newId('evt'), name: body.name, execution };
+  async createThing(
+    @Body() body: ProbeThingDto,
+    @CurrentIdempotency() idem: IdempotentCall | null,
+  ): Promise<{ id: string; name: string; execution: number }> {
+    const thing = await this.db.transaction((em) =>
+      idempotently(em, idem, async () => {
+        ProbeController.executions += 1;
+        const execution = ProbeController.executions;
+        if (body.delay_ms) await sleep(body.delay_ms);
+        if (body.fail_with === 'crash') throw new Error('probe crash');
+        if (body.fail_with && body.fail_with !== 'after_commit') {
+          throw new ApiError(body.fail_with as 'DUPLICATE_SIGNUP', 'Probe failure', { param: 'fail_with' });
+        }
+        return { id: newId('evt'), name: body.name, execution };
+      }),
+    );
+    if (body.fail_with === 'after_commit') throw new Error('probe failure after commit');
+    return thing;
   }
 
   @Post('browser')

@@ -1,7 +1,7 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
 import { Paged, RawReply, WithMeta } from './reply';
-import { BeforeAnswerHook, REQUEST_ID_HEADER, requestIdOf, takeBeforeAnswer } from './request-context';
+import { committedAnswerOf, writeWireAnswer } from './request-context';
 import { documentSecurityHeaders } from './security-headers';
 
 export interface SuccessEnvelope {
@@ -28,7 +28,8 @@ export function toSuccessEnvelope(result: unknown): SuccessEnvelope {
  * interceptor: Nest runs a route's interceptors through rxjs and binds an AsyncResource per call,
  * which cost more per request than everything else the envelope needs; routes without interceptors
  * skip that machinery entirely.) A `RawReply` (HTML pages, feeds, scripts) is written as it is.
- * The request's before-answer hook (request-context.ts) sees the envelope before it is sent.
+ * On a request with an Idempotency-Key, the answer recorded in the effect's transaction is written
+ * instead, so the first answer and every replay are the same bytes (request-context.ts).
  */
 export class EnvelopeExpressAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
@@ -41,18 +42,8 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
       for (const [name, value] of Object.entries(body.headers)) response.setHeader(name, value);
       return response.send(body.body);
     }
-    const envelope = toSuccessEnvelope(body);
-    const hook = takeBeforeAnswer(response.req as Request);
-    if (!hook) return super.reply(response, envelope, statusCode);
-    return this.replyAfter(hook, response, envelope, statusCode);
-  }
-
-  private async replyAfter(hook: BeforeAnswerHook, response: Response, envelope: SuccessEnvelope, statusCode?: number) {
-    const req = response.req as Request;
-    const headers: Record<string, string> = { [REQUEST_ID_HEADER]: requestIdOf(req) };
-    const location = response.getHeader('Location');
-    if (location) headers.Location = String(location);
-    await hook({ status: statusCode ?? response.statusCode, headers, body: envelope });
-    return super.reply(response, envelope, statusCode);
+    const committed = committedAnswerOf(response.req as Request);
+    if (committed) return writeWireAnswer(response, committed);
+    return super.reply(response, toSuccessEnvelope(body), statusCode);
   }
 }

@@ -1,6 +1,7 @@
 import { HttpException, Logger } from '@nestjs/common';
 import { ApiError } from '../errors/api-error';
 import { ERRORS, ErrorCode } from '../errors/error-catalog';
+import type { WireAnswer } from './request-context';
 
 export interface ErrorBody {
   code: ErrorCode;
@@ -20,9 +21,9 @@ export interface ErrorResponse {
 /** A response recorded earlier (an idempotent replay), written back byte for byte. */
 export class StoredResponse {
   constructor(
-    readonly status: number,
-    readonly headers: Record<string, string>,
-    readonly body: unknown,
+    readonly answer: WireAnswer,
+    /** Said only on the replay (Idempotent-Replayed). */
+    readonly extraHeaders: Record<string, string> = {},
   ) {}
 }
 
@@ -82,7 +83,7 @@ export function toApiError(error: unknown, requestId: string): ApiError {
   return new ApiError('INTERNAL_ERROR', 'Something went wrong on our side.', { cause: error });
 }
 
-/** The one place the failure envelope is built; the filter and the idempotency store both use it. */
+/** The one place the failure envelope is built. */
 export function toErrorResponse(error: unknown, requestId: string): ErrorResponse {
   const apiError = toApiError(error, requestId);
   const body: ErrorBody = {

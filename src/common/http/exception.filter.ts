@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { REQUEST_ID_HEADER, requestIdOf, takeBeforeAnswer } from './request-context';
+import { committedAnswerOf, REQUEST_ID_HEADER, requestIdOf, writeWireAnswer } from './request-context';
 import { StoredResponse, toErrorResponse } from './error-response';
 
 /** The one writer of the failure envelope, for every error: ours, validation, parsing, routing, unknown. */
@@ -17,19 +17,21 @@ const logger = new Logger('ExceptionFilter');
 export function writeError(exception: unknown, req: Request, res: Response): void {
   if (res.headersSent) return;
   if (exception instanceof StoredResponse) {
-    res.status(exception.status).set(exception.headers).json(exception.body);
+    writeWireAnswer(res, exception.answer, exception.extraHeaders);
+    return;
+  }
+  // The effect committed with its answer recorded; a failure after COMMIT (a wake-up, a write of
+  // the answer) must not tell the client otherwise: a retry would replay that recorded answer.
+  const committed = committedAnswerOf(req);
+  if (committed) {
+    logger.warn(`failed after the idempotent effect committed: ${(exception as Error)?.message ?? String(exception)}`);
+    writeWireAnswer(res, committed);
     return;
   }
   const requestId = requestIdOf(req);
   const { status, headers, body } = toErrorResponse(exception, requestId);
-  const write = () =>
-    res
-      .status(status)
-      .set({ ...headers, [REQUEST_ID_HEADER]: requestId })
-      .json(body);
-  const hook = takeBeforeAnswer(req);
-  if (!hook) return void write();
-  hook({ status, headers: { ...headers, [REQUEST_ID_HEADER]: requestId }, body })
-    .catch((error: unknown) => logger.warn(`before-answer hook failed: ${(error as Error).message}`))
-    .finally(write);
+  res
+    .status(status)
+    .set({ ...headers, [REQUEST_ID_HEADER]: requestId })
+    .json(body);
 }

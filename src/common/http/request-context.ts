@@ -1,19 +1,25 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { newId } from '../ids/ids';
 
-/** The answer about to be written: status, the headers a replay must repeat, and the exact body. */
-export interface OutgoingAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
+/** An answer as it goes on the wire: status, the headers a replay must repeat, and the exact body text. */
+export interface WireAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
 }
 
-/** Runs after the handler (or the failure) and before the answer is written; it may not change it. */
-export type BeforeAnswerHook = (answer: OutgoingAnswer) => Promise<void>;
+/**
+ * Set on a request that carries an Idempotency-Key (idempotency/ fills it). Once the effect's
+ * transaction has committed with its recorded answer, that answer is what the client gets, byte
+ * for byte, whatever happens after the commit (see envelope.ts and exception.filter.ts).
+ */
+export interface CommittedAnswerSource {
+  committedAnswer(): WireAnswer | null;
+}
 
 /**
  * What the kernel keeps per request: its id, when it started, what its log line names, who is
- * calling (auth/ owns that shape: auth/caller.ts) and the before-answer hook. One object, kept in
+ * calling (auth/ owns that shape: auth/caller.ts) and, on idempotent requests, the answer source. One object, kept in
  * Express's per-request `res.locals` (a plain dictionary): no properties added to the request
  * itself, no per-request maps, no async-local storage.
  */
@@ -22,7 +28,7 @@ interface RequestState {
   readonly startedAt: number;
   projectId: string | null;
   auth: unknown;
-  beforeAnswer: BeforeAnswerHook | null;
+  answerSource: CommittedAnswerSource | null;
 }
 
 /** Every response carries its request id; error bodies repeat it as `request_id`. */
@@ -37,7 +43,7 @@ function stateOf(req: Request): RequestState {
   const locals = (res.locals ??= Object.create(null) as Locals);
   let state = locals[STATE];
   if (!state) {
-    state = { requestId: newId('req'), startedAt: performance.now(), projectId: null, auth: null, beforeAnswer: null };
+    state = { requestId: newId('req'), startedAt: performance.now(), projectId: null, auth: null, answerSource: null };
     locals[STATE] = state;
   }
   return state;
@@ -71,18 +77,28 @@ export function requestAuthOf(req: Request): unknown {
   return stateOf(req).auth;
 }
 
-/**
- * Registers the request's before-answer hook (idempotency records the answer there). The envelope
- * adapter and the exception filter run it, so it sees exactly the body the client gets.
- */
-export function setBeforeAnswer(req: Request, hook: BeforeAnswerHook): void {
-  stateOf(req).beforeAnswer = hook;
+/** Called by the idempotency step of the auth guard, only on requests with an Idempotency-Key. */
+export function setCommittedAnswerSource(req: Request, source: CommittedAnswerSource): void {
+  stateOf(req).answerSource = source;
 }
 
-/** The hook, removed from the request: it runs once, even when writing the answer fails after it. */
-export function takeBeforeAnswer(req: Request): BeforeAnswerHook | null {
-  const state = stateOf(req);
-  const hook = state.beforeAnswer;
-  state.beforeAnswer = null;
-  return hook;
+/** The request's answer source (idempotency/ reads its own object back through this). */
+export function committedAnswerSourceOf(req: Request): CommittedAnswerSource | null {
+  return stateOf(req).answerSource;
+}
+
+/** The answer committed with the request's effect, if any: the envelope adapter and the filter write it. */
+export function committedAnswerOf(req: Request): WireAnswer | null {
+  const source = stateOf(req).answerSource;
+  return source ? source.committedAnswer() : null;
+}
+
+/** Writes a recorded answer exactly: the stored body text, its status and headers (ETag included). */
+export function writeWireAnswer(res: Response, answer: WireAnswer, extraHeaders: Record<string, string> = {}): Response {
+  // With Content-Type and ETag already set, Express's send() neither changes the type nor
+  // recomputes the tag: the bytes and headers are the recorded ones.
+  return res
+    .status(answer.status)
+    .set({ ...answer.headers, ...extraHeaders })
+    .send(answer.body);
 }

@@ -1,8 +1,10 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-export type IdempotencyState = 'in_progress' | 'completed';
-
-/** One claimed Idempotency-Key per credential, with the response it produced. */
+/**
+ * One Idempotency-Key per credential with the answer its request produced. A row exists only once
+ * the request's effect committed: it is written in that same transaction, so a crash leaves either
+ * both or neither (the claim while the request runs is a transaction-scoped lock, never a row).
+ */
 @Entity({ name: 'idempotency_records' })
 @Index('ix_idempotency_records_expires_at', ['expiresAt'])
 export class IdempotencyRecordEntity {
@@ -17,17 +19,16 @@ export class IdempotencyRecordEntity {
   @Column({ type: 'char', length: 64 })
   requestHash: string;
 
-  @Column({ type: 'varchar', length: 16 })
-  state: IdempotencyState;
+  @Column({ type: 'int' })
+  responseStatus: number;
 
-  @Column({ type: 'int', nullable: true })
-  responseStatus: number | null;
+  /** The headers a replay repeats (Content-Type, ETag, X-Request-Id, Location…). */
+  @Column({ type: 'jsonb' })
+  responseHeaders: Record<string, string>;
 
-  @Column({ type: 'jsonb', nullable: true })
-  responseHeaders: Record<string, string> | null;
-
-  @Column({ type: 'jsonb', nullable: true })
-  responseBody: unknown;
+  /** The body exactly as sent: text, not jsonb, which would reorder keys and change spacing. */
+  @Column({ type: 'text' })
+  responseBody: string;
 
   @Column({ type: 'timestamptz' })
   createdAt: Date;

@@ -2,6 +2,7 @@ import { Foundation1795646006675 } from './migrations/1795646006675-Foundation';
 import { Feedback1795646606404 } from './migrations/1795646606404-Feedback';
 import { Waitlist1795646984841 } from './migrations/1795646984841-Waitlist';
 import { MailHeaders1795651936454 } from './migrations/1795651936454-MailHeaders';
+import { IdempotencyAnswers1795689684896 } from './migrations/1795689684896-IdempotencyAnswers';
 import { TestModeProjects1795689776164 } from './migrations/1795689776164-TestModeProjects';
 
 /** Every migration, oldest first. Generated with `npm run migration:generate -- <Name>`, read, then listed here. */
@@ -10,5 +11,6 @@ export const MIGRATIONS = [
   Feedback1795646606404,
   Waitlist1795646984841,
   MailHeaders1795651936454,
+  IdempotencyAnswers1795689684896,
   TestModeProjects1795689776164,
 ];

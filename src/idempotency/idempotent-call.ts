@@ -1,0 +1,123 @@
+import type { Response } from 'express';
+import { EntityManager } from 'typeorm';
+import { ApiError } from '../common/errors/api-error';
+import { StoredResponse } from '../common/http/error-response';
+import { toSuccessEnvelope } from '../common/http/envelope';
+import { CommittedAnswerSource, REQUEST_ID_HEADER, WireAnswer } from '../common/http/request-context';
+import { afterCommit } from '../infra/database/database';
+import { IDEMPOTENCY_HEADER } from './idempotency-key';
+import { IdempotencyStore, StoredAnswer } from './idempotency.store';
+
+/** Express's `etag fn` setting: how it tags a body it sends. */
+export type EtagFunction = (body: Buffer, encoding?: BufferEncoding) => string | undefined;
+
+export interface IdempotentRequest {
+  scope: string;
+  key: string;
+  requestHash: string;
+  receivedAt: Date;
+  expiresAt: Date;
+  requestId: string;
+  /** The route's success status (201 for a create, or its @HttpCode). */
+  status: number;
+  res: Response;
+  etag: EtagFunction | null;
+  /** Test hook (0 in production): holds the answer back after COMMIT, for crash tests. */
+  delayAfterCommitMs: number;
+}
+
+// Headers a handler may have set that belong to the answer itself (not to this delivery of it).
+const ANSWER_HEADERS = ['Location', 'Cache-Control', 'Content-Location'];
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The answer to a request whose key already has a committed answer: a replay, or a conflict. */
+export function answerFromRecord(stored: StoredAnswer, requestHash: string): StoredResponse | ApiError {
+  if (stored.requestHash !== requestHash) {
+    return new ApiError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request body.', {
+      param: IDEMPOTENCY_HEADER,
+    });
+  }
+  return new StoredResponse(stored.answer, { 'Idempotent-Replayed': 'true' });
+}
+
+/**
+ * One request that carries an Idempotency-Key, handed to the service that runs its effect. The
+ * service's transaction calls `begin` first and `complete` last (see `idempotently`):
+ * - `begin` takes a transaction-scoped advisory lock on the key without waiting. Held: another
+ *   request with this key is running → 409 IDEMPOTENCY_CONFLICT with Retry-After (as Stripe
+ *   answers `idempotency_key_in_use`; nothing waits, so retries cannot pile up on pool connections).
+ *   Taken: a record committed meanwhile is replayed, else the effect runs.
+ * - `complete` writes the serialised answer into the record in the same transaction, so the
+ *   effect and its answer commit together. After COMMIT that recorded answer is what the client
+ *   gets (byte for byte, also if a later step fails), and a retry replays it.
+ * A crash before COMMIT leaves nothing: the lock dies with the transaction, and a retry runs once.
+ */
+export class IdempotentCall implements CommittedAnswerSource {
+  private committed: WireAnswer | null = null;
+  /** Written into the record by this transaction; becomes `committed` once it commits. */
+  private pending: WireAnswer | null = null;
+
+  constructor(
+    private readonly store: IdempotencyStore,
+    private readonly request: IdempotentRequest,
+  ) {}
+
+  committedAnswer(): WireAnswer | null {
+    return this.committed;
+  }
+
+  async begin(em: EntityManager): Promise<void> {
+    const { scope, key, requestHash, receivedAt } = this.request;
+    if (!(await this.store.tryLock(em, scope, key))) {
+      throw new ApiError('IDEMPOTENCY_CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly.', {
+        param: IDEMPOTENCY_HEADER,
+        headers: { 'Retry-After': '1' },
+      });
+    }
+    const stored = await this.store.find(scope, key, receivedAt, em);
+    if (stored) throw answerFromRecord(stored, requestHash);
+    this.pending = null;
+    // Registered before the effect's own after-commit work (queue wake-ups), so the recorded answer
+    // is the request's answer from the moment of COMMIT, even if that work fails or stalls.
+    afterCommit(em, () => {
+      this.committed = this.pending;
+    });
+  }
+
+  async complete(em: EntityManager, result: unknown): Promise<void> {
+    const answer = this.answerOf(result);
+    const { scope, key, requestHash, receivedAt, expiresAt, delayAfterCommitMs } = this.request;
+    await this.store.save(em, { scope, key, requestHash, answer, createdAt: receivedAt, expiresAt });
+    this.pending = answer;
+    if (delayAfterCommitMs > 0) afterCommit(em, () => sleep(delayAfterCommitMs));
+  }
+
+  /** The success envelope exactly as it will be sent (res.json with Express's default settings). */
+  private answerOf(result: unknown): WireAnswer {
+    const { res, requestId, status, etag } = this.request;
+    const body = JSON.stringify(toSuccessEnvelope(result));
+    const headers: Record<string, string> = { 'Content-Type': JSON_CONTENT_TYPE, [REQUEST_ID_HEADER]: requestId };
+    const tag = etag?.(Buffer.from(body, 'utf8'));
+    if (tag) headers.ETag = tag;
+    for (const name of ANSWER_HEADERS) {
+      const value = res.getHeader(name);
+      if (value !== undefined) headers[name] = String(value);
+    }
+    return { status, headers, body };
+  }
+}
+
+/**
+ * Runs a use case's effect inside its transaction under the request's Idempotency-Key, if any:
+ * `call` null (no key sent) costs nothing. `em` must come from `Database.transaction`, whose
+ * after-commit hooks tell the call that its answer committed.
+ */
+export async function idempotently<T>(em: EntityManager, call: IdempotentCall | null, work: () => Promise<T>): Promise<T> {
+  if (!call) return work();
+  await call.begin(em);
+  const result = await work();
+  await call.complete(em, result);
+  return result;
+}
