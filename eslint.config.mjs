@@ -76,7 +76,7 @@ const boundaries = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', '.data/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', '.data/', '.test-build/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
