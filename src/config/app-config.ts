@@ -32,6 +32,13 @@ export interface AppConfig {
   readonly queuePrefix: string;
   /** Set when WEBHOOK_ALLOW_INSECURE_URLS is on: logged as a warning at start. */
   readonly insecureWebhookWarning: string | null;
+  /** Deadlines of every backend call and the shutdown grace period (README "Operating it"). */
+  readonly deadlines: {
+    readonly databaseConnectMs: number;
+    readonly databaseStatementMs: number;
+    readonly redisCommandMs: number;
+    readonly shutdownGraceMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -98,6 +105,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       env.WEBHOOK_ALLOW_INSECURE_URLS === 'true'
         ? 'WEBHOOK_ALLOW_INSECURE_URLS is on: webhook URLs may be http://, loopback or private addresses. For development and tests only.'
         : null,
+    deadlines: {
+      databaseConnectMs: env.DATABASE_CONNECT_TIMEOUT_MS ?? 5_000,
+      databaseStatementMs: env.DATABASE_STATEMENT_TIMEOUT_MS ?? 10_000,
+      redisCommandMs: env.REDIS_COMMAND_TIMEOUT_MS ?? 2_000,
+      shutdownGraceMs: env.SHUTDOWN_GRACE_MS ?? 10_000,
+    },
   };
   return Object.freeze(config);
 }
