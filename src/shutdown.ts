@@ -1,5 +1,6 @@
 import { INestApplication, INestApplicationContext, Logger } from '@nestjs/common';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Server as NetServer, type Socket } from 'node:net';
 import type { EmbeddedPostgres } from './infra/database/embedded-postgres';
 import { QueueService } from './infra/queue/queue.service';
 import { Sweeper } from './infra/queue/sweeper';
@@ -24,26 +25,68 @@ async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
   return result;
 }
 
+export interface HttpDrain {
+  /**
+   * Stops accepting connections and waits for every request in flight to be answered, at most
+   * `graceMs`; then cuts what is left.
+   */
+  drain(graceMs: number): Promise<void>;
+}
+
 /**
- * Stops accepting connections and waits for every request in flight to be answered, at most
- * `graceMs`. A request that arrives on an open keep-alive connection meanwhile is still served,
- * with `Connection: close`; idle connections are closed. After the grace period the remaining
- * connections are cut.
+ * Tracks the requests in flight on `server`, so that a drain can tell an idle keep-alive
+ * connection (closed at once) from one whose request is running (answered, with
+ * `Connection: close`) and from a connection just accepted whose request has not been read yet
+ * (left to send it, and answered). Node's own `server.close()` closes that last kind too, which
+ * resets requests the client already sent: so the listener is closed without it.
  */
-export async function drainHttp(server: Server, graceMs: number): Promise<void> {
-  const closeAfterAnswer = (_req: IncomingMessage, res: ServerResponse) => res.setHeader('Connection', 'close');
-  server.on('request', closeAfterAnswer);
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
-  try {
-    if (!(await within(closed, graceMs))) {
-      logger.warn(`requests still running after SHUTDOWN_GRACE_MS (${graceMs} ms); closing their connections`);
-      server.closeAllConnections();
-      await closed;
-    }
-  } finally {
-    clearInterval(sweep);
-  }
+export function trackRequests(server: Server): HttpDrain {
+  let draining = false;
+  const sockets = new Set<Socket>();
+  const active = new WeakMap<Socket, number>();
+  const inFlight = new Set<ServerResponse>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    active.set(socket, (active.get(socket) ?? 0) + 1);
+    inFlight.add(res);
+    if (draining) res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      inFlight.delete(res);
+      active.set(socket, (active.get(socket) ?? 1) - 1);
+    });
+  });
+  const closeIdle = () => {
+    for (const socket of sockets) if (active.get(socket) === 0) socket.destroy();
+  };
+  return {
+    async drain(graceMs: number) {
+      draining = true;
+      logger.log(`draining: ${inFlight.size} requests in flight on ${sockets.size} connections`);
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      // Closing a listening socket resets the connections the kernel accepted but Node has not
+      // taken yet (a busy event loop leaves them waiting). An event-loop turn takes them all (libuv
+      // accepts until the queue is empty); the listener closes right after that turn's poll phase.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await new Promise((resolve) => setImmediate(resolve));
+      const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+      closeIdle();
+      const sweep = setInterval(closeIdle, IDLE_SWEEP_MS);
+      try {
+        if (!(await within(closed, graceMs))) {
+          logger.warn(`requests still running after SHUTDOWN_GRACE_MS (${graceMs} ms); closing their connections`);
+          for (const socket of sockets) socket.destroy();
+          await closed;
+        }
+      } finally {
+        clearInterval(sweep);
+      }
+      logger.log('every request answered; no connection left');
+    },
+  };
 }
 
 function httpServerOf(app: INestApplication | INestApplicationContext): Server | null {
@@ -60,11 +103,11 @@ export async function shutDown(
   app: INestApplication | INestApplicationContext,
   embedded: EmbeddedPostgres | null,
   graceMs: number,
+  http: HttpDrain | null,
 ): Promise<void> {
   const started = Date.now();
   const remaining = () => Math.max(0, graceMs - (Date.now() - started));
-  const server = httpServerOf(app);
-  if (server?.listening) await drainHttp(server, graceMs);
+  if (http) await http.drain(graceMs);
   await app.get(Sweeper).stop();
   if (!(await within(app.get(QueueService).close(), remaining()))) {
     // Their leases run out and another worker takes the rows over (due-rows.ts).
@@ -75,14 +118,16 @@ export async function shutDown(
   await embedded?.stop();
 }
 
-/** SIGTERM and SIGINT shut down in order once (a second signal is ignored), then exit 0. */
+/** Call before listening. SIGTERM and SIGINT shut down in order once (a second signal is ignored), then exit 0. */
 export function closeOnSignals(app: INestApplication | INestApplicationContext, embedded: EmbeddedPostgres | null, graceMs: number): void {
+  const server = httpServerOf(app);
+  const http = server ? trackRequests(server) : null;
   let closing = false;
   const close = (signal: string) => {
     if (closing) return;
     closing = true;
     logger.log(`${signal} received: finishing requests in flight, then closing`);
-    shutDown(app, embedded, graceMs).then(
+    shutDown(app, embedded, graceMs, http).then(
       () => process.exit(0),
       (error: unknown) => {
         process.stderr.write(`Shutdown failed: ${(error as Error).stack ?? String(error)}\n`);
