@@ -34,6 +34,10 @@ function signUp(url: string, key: string, email: string): Promise<Outcome> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// The first child-process test of a run compiles the service; on a busy 2-core machine that alone
+// can take a minute.
+const CHILD_PROCESS_TEST_TIMEOUT_MS = 180_000;
+
 describe('graceful shutdown (SIGTERM)', () => {
   let db: TestDatabase;
   let server: ServerProcess | undefined;
@@ -86,5 +90,5 @@ describe('graceful shutdown (SIGTERM)', () => {
     } finally {
       await client.end();
     }
-  });
+  }, CHILD_PROCESS_TEST_TIMEOUT_MS);
 });
