@@ -1,8 +1,8 @@
 import { Client, type ClientConfig, type PoolConfig } from 'pg';
 
 export interface PostgresDeadlines {
-  /** Waiting for a pooled connection, opening one included. */
-  readonly connectMs: number;
+  /** Waiting for a pooled connection, opening one included; null: no limit. */
+  readonly connectMs: number | null;
   /** PostgreSQL's own statement_timeout: the server cancels a statement that runs longer; null: none. */
   readonly statementMs: number | null;
 }
@@ -57,7 +57,7 @@ export function deadlineOptions(deadlines: PostgresDeadlines): PoolConfig & Clie
         };
   return {
     Client: DeadlineClient,
-    connectionTimeoutMillis: deadlines.connectMs,
+    ...(deadlines.connectMs === null ? {} : { connectionTimeoutMillis: deadlines.connectMs }),
     ...statement,
     // A peer that vanished without closing is noticed by TCP instead of never.
     keepAlive: true,

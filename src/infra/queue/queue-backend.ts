@@ -32,7 +32,8 @@ export function queueOptionsFor(config: AppConfig): QueueOptions {
     schema: config.embeddedDatabase ? 'public' : 'bullmq',
     migrate: true,
     max: 4,
-    connectionTimeoutMillis: config.deadlines.databaseConnectMs,
+    // As for the service's own pool (database.module.ts): no wait limit on the embedded database.
+    ...(config.embeddedDatabase ? {} : { connectionTimeoutMillis: config.deadlines.databaseConnectMs }),
   };
   return { connection: connection as unknown as ConnectionOptions, prefix: config.queuePrefix };
 }
