@@ -1,4 +1,4 @@
-import { INestApplication, INestApplicationContext, Logger } from '@nestjs/common';
+import { INestApplicationContext, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
@@ -75,19 +75,4 @@ export async function createContext(config: AppConfig, options: AppModuleOptions
   const context = await NestFactory.createApplicationContext(AppModule.forRoot(config, options), { bufferLogs: true });
   context.useLogger(new PinoNestLogger(createRootLogger(config)));
   return context;
-}
-
-/** Closes the app, then the embedded database (in that order, or the process stays alive). */
-export function closeOnSignals(app: INestApplication | INestApplicationContext, embedded: EmbeddedPostgres | null): void {
-  let closing = false;
-  const close = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    new Logger('Shutdown').log(`${signal} received, closing`);
-    await app.close();
-    await embedded?.stop();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void close('SIGINT'));
-  process.once('SIGTERM', () => void close('SIGTERM'));
 }

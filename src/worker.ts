@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { closeOnSignals, createContext, prepare } from './bootstrap';
+import { createContext, prepare } from './bootstrap';
+import { closeOnSignals } from './shutdown';
 
 /** Job workers only (deliveries, scheduled publishing, emails, retention), scaled apart from the API. */
 async function worker(): Promise<void> {
   const { config, embedded } = await prepare({ WORKERS: 'on' });
   const context = await createContext(config);
-  closeOnSignals(context, embedded);
+  closeOnSignals(context, embedded, config.deadlines.shutdownGraceMs);
   new Logger('Worker').log('Launch Service workers running');
 }
 

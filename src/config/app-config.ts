@@ -38,6 +38,13 @@ export interface AppConfig {
   readonly dashboardOrigins: readonly string[];
   /** Fault tests only (TEST_DELAY_AFTER_IDEMPOTENT_COMMIT_MS); 0 or absent in production. */
   readonly testDelayAfterIdempotentCommitMs?: number;
+  /** Deadlines of every backend call and the shutdown grace period (README "Operating it"). */
+  readonly deadlines: {
+    readonly databaseConnectMs: number;
+    readonly databaseStatementMs: number;
+    readonly redisCommandMs: number;
+    readonly shutdownGraceMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -108,6 +115,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : null,
     dashboardOrigins: Object.freeze(env.DASHBOARD_ORIGINS ? (parseOriginList(env.DASHBOARD_ORIGINS) ?? []) : []),
     testDelayAfterIdempotentCommitMs: env.TEST_DELAY_AFTER_IDEMPOTENT_COMMIT_MS ?? 0,
+    deadlines: {
+      databaseConnectMs: env.DATABASE_CONNECT_TIMEOUT_MS ?? 5_000,
+      databaseStatementMs: env.DATABASE_STATEMENT_TIMEOUT_MS ?? 10_000,
+      redisCommandMs: env.REDIS_COMMAND_TIMEOUT_MS ?? 2_000,
+      shutdownGraceMs: env.SHUTDOWN_GRACE_MS ?? 10_000,
+    },
   };
   return Object.freeze(config);
 }

@@ -189,7 +189,7 @@ export class Env {
   @Matches(/^[a-z0-9_-]{1,40}$/, { message: 'must be 1 to 40 lowercase letters, digits, _ or -' })
   QUEUE_PREFIX?: string;
 
-  // Dashboard hardening (issue 8): token audience and the dashboard's browser origins.
+  // Dashboard hardening: token audience and the dashboard's browser origins.
   /** When set, dashboard JWTs must carry this `aud`. */
   @IsOptional()
   @IsString()
@@ -211,4 +211,37 @@ export class Env {
   @Min(0)
   @Max(60_000)
   TEST_DELAY_AFTER_IDEMPOTENT_COMMIT_MS?: number;
+
+  // Deadlines and shutdown (README "Operating it").
+  /** How long to wait for a PostgreSQL connection from the pool, including opening one. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  DATABASE_CONNECT_TIMEOUT_MS?: number;
+
+  /** PostgreSQL's statement_timeout; the client gives up on a silent server a little later. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  DATABASE_STATEMENT_TIMEOUT_MS?: number;
+
+  /** ioredis commandTimeout of the rate-limit and queue-producer connections. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  @Max(600_000)
+  REDIS_COMMAND_TIMEOUT_MS?: number;
+
+  /** On SIGTERM, how long in-flight requests and jobs may take before connections are cut. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  SHUTDOWN_GRACE_MS?: number;
 }

@@ -38,13 +38,13 @@ export function sortDocument(value: Json, key?: string): Json {
 const REQUEST_ID_HEADER_DOC = { description: 'The id of this request (`req_…`); quote it to support.', schema: { type: 'string' } };
 const RETRY_AFTER_HEADER_DOC = { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } };
 
-/** Every response carries X-Request-Id; every 429 carries Retry-After. */
+/** Every response carries X-Request-Id; every 429 and 503 carries Retry-After. */
 function documentResponseHeaders(document: OpenAPIObject): void {
   for (const path of Object.values(document.paths)) {
     for (const operation of Object.values(path) as { responses?: Record<string, { headers?: Record<string, unknown> }> }[]) {
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         response.headers = { ...response.headers, 'X-Request-Id': REQUEST_ID_HEADER_DOC };
-        if (status === '429') response.headers['Retry-After'] = RETRY_AFTER_HEADER_DOC;
+        if (status === '429' || status === '503') response.headers['Retry-After'] = RETRY_AFTER_HEADER_DOC;
       }
     }
   }

@@ -2,6 +2,8 @@ import { HttpException, Logger } from '@nestjs/common';
 import { ApiError } from '../errors/api-error';
 import { ERRORS, ErrorCode } from '../errors/error-catalog';
 import type { WireAnswer } from './request-context';
+import { redactError } from '../logging/redact-error';
+import { OUTAGE_RETRY_AFTER_SECONDS, isBackendOutage } from './backend-outage';
 
 export interface ErrorBody {
   code: ErrorCode;
@@ -73,13 +75,25 @@ function fromHttpException(error: HttpException): ApiError {
   return new ApiError('INTERNAL_ERROR', 'Something went wrong on our side.', { cause: error });
 }
 
-/** Maps any thrown value to an ApiError; unknown errors become INTERNAL_ERROR and are logged once. */
+/**
+ * Maps any thrown value to an ApiError; a backing service that is down or silent becomes 503
+ * SERVICE_UNAVAILABLE with Retry-After; other unknown errors become INTERNAL_ERROR, logged once.
+ */
 export function toApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof HttpException) return fromHttpException(error);
   const parserError = error && typeof error === 'object' ? fromBodyParser(error as BodyParserError) : null;
   if (parserError) return parserError;
-  logger.error({ err: error, request_id: requestId }, 'Unhandled error');
+  if (isBackendOutage(error)) {
+    // An outage, not a bug: one warning per request, without the stack; the client may retry.
+    logger.warn({ err: redactError(error), request_id: requestId }, 'Backing service unavailable');
+    return new ApiError('SERVICE_UNAVAILABLE', 'A backing service (database or Redis) did not answer in time.', {
+      cause: error,
+      headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) },
+    });
+  }
+  // Redacted: a failed query's parameters (emails, tokens) never reach the log.
+  logger.error({ err: redactError(error), request_id: requestId }, 'Unhandled error');
   return new ApiError('INTERNAL_ERROR', 'Something went wrong on our side.', { cause: error });
 }
 

@@ -77,7 +77,8 @@ function policyOf(mode: AuthMode, options: AuthOptions): RoutePolicy {
 export function Auth(mode: AuthMode, options: AuthOptions = {}): MethodDecorator {
   const policy = policyOf(mode, options);
   const docs = MODE_DOCS[mode];
-  const errors: ErrorCode[] = [...docs.errors];
+  // Any route can meet a database or Redis outage (common/http/backend-outage.ts).
+  const errors: ErrorCode[] = [...docs.errors, 'SERVICE_UNAVAILABLE'];
   if (policy.browser && mode === 'none') errors.push('RATE_LIMITED');
   if (policy.endUser) errors.push('USER_HASH_INVALID', 'VALIDATION_ERROR');
   const decorators = [SetMetadata(ROUTE_POLICY, policy), ...docs.security.map((scheme) => ApiSecurity(scheme)), ApiErrors(...errors)];

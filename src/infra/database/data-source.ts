@@ -1,5 +1,7 @@
 import { DataSource, EntitySchema } from 'typeorm';
 import { MIGRATIONS } from './migrations';
+import { PostgresDeadlines, deadlineOptions } from './postgres-deadlines';
+import { RedactingQueryLogger } from './redacting-query-logger';
 import { SnakeNamingStrategy } from './snake-naming-strategy';
 
 // Any fixed number: the advisory lock that lets one process at a time run migrations.
@@ -9,7 +11,11 @@ const MIGRATION_LOCK_ID = 7_311_402;
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export type EntityList = readonly (Function | EntitySchema)[];
 
-export function createDataSource(url: string, entities: EntityList, poolSize = 10): DataSource {
+// For migrations and test setup: a connect deadline, but statements (an index build, a wait for
+// another process's migration lock) may take as long as they need.
+export const MIGRATION_DEADLINES: PostgresDeadlines = { connectMs: 10_000, statementMs: null };
+
+export function createDataSource(url: string, entities: EntityList, poolSize = 10, deadlines = MIGRATION_DEADLINES): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
@@ -19,8 +25,10 @@ export function createDataSource(url: string, entities: EntityList, poolSize = 1
     synchronize: false,
     migrationsRun: false,
     installExtensions: false,
-    logging: false,
-    extra: { max: poolSize },
+    // Query failures are logged at debug, with the SQL text but never its parameters (emails, tokens).
+    logging: ['error'],
+    logger: new RedactingQueryLogger(),
+    extra: { max: poolSize, ...deadlineOptions(deadlines) },
   });
 }
 

@@ -1,8 +1,31 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { EntityList, createDataSource, runMigrations } from './data-source';
+import { EntityList, MIGRATION_DEADLINES, createDataSource, runMigrations } from './data-source';
 import { Database, recordAppliedMigrations } from './database';
+import type { PostgresDeadlines } from './postgres-deadlines';
+
+/** Migrations run on a short-lived data source of their own: they may outlast the statement deadline. */
+async function migrate(url: string, entities: EntityList): Promise<string[]> {
+  const migrator = createDataSource(url, entities, 2, MIGRATION_DEADLINES);
+  await migrator.initialize();
+  try {
+    return await runMigrations(migrator);
+  } finally {
+    await migrator.destroy();
+  }
+}
+
+/**
+ * The embedded database runs in this process and serves one statement at a time for every
+ * connection: it cannot go silent the way a server across a network can, and under a burst the
+ * wait for a pooled connection is long by design. There, statements get no deadline and the pool
+ * no wait limit, rather than refusing a burst with 503s.
+ */
+function deadlinesOf(config: AppConfig): PostgresDeadlines {
+  if (config.embeddedDatabase) return { connectMs: null, statementMs: null };
+  return { connectMs: config.deadlines.databaseConnectMs, statementMs: config.deadlines.databaseStatementMs };
+}
 
 /** The database, migrated at start. The application passes the entity registry (src/entities.ts). */
 @Global()
@@ -19,9 +42,10 @@ export class DatabaseModule implements OnApplicationShutdown {
           inject: [APP_CONFIG],
           useFactory: async (config: AppConfig) => {
             if (!config.databaseUrl) throw new Error('No database URL: start the embedded database before the app');
-            const dataSource = createDataSource(config.databaseUrl, entities);
+            const applied = await migrate(config.databaseUrl, entities);
+            const dataSource = createDataSource(config.databaseUrl, entities, 10, deadlinesOf(config));
             await dataSource.initialize();
-            recordAppliedMigrations(dataSource, await runMigrations(dataSource));
+            recordAppliedMigrations(dataSource, applied);
             return dataSource;
           },
         },
@@ -31,6 +55,7 @@ export class DatabaseModule implements OnApplicationShutdown {
     };
   }
 
+  /** Last of all (bootstrap.ts closes it explicitly after the queues and Redis on SIGTERM). */
   async onApplicationShutdown(): Promise<void> {
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }

@@ -20,8 +20,9 @@ export function queueBackendOf(config: AppConfig): QueueBackend {
 export function queueOptionsFor(config: AppConfig): QueueOptions {
   if (config.redisUrl) {
     setDefaultBackendFactory(undefined);
-    // BullMQ needs maxRetriesPerRequest null on connections that block.
-    return { connection: { url: config.redisUrl, maxRetriesPerRequest: null }, prefix: config.queuePrefix };
+    // Producers (every request's after-commit enqueue): each command has a deadline, so a silent
+    // Redis fails the enqueue quickly and the sweeper wakes the row later.
+    return { connection: redisConnection(config, config.deadlines.redisCommandMs), prefix: config.queuePrefix };
   }
   if (!config.databaseUrl) throw new Error('The queue needs REDIS_URL or a database URL');
   setDefaultBackendFactory(createPostgresBackend);
@@ -31,6 +32,8 @@ export function queueOptionsFor(config: AppConfig): QueueOptions {
     schema: config.embeddedDatabase ? 'public' : 'bullmq',
     migrate: true,
     max: 4,
+    // As for the service's own pool (database.module.ts): no wait limit on the embedded database.
+    ...(config.embeddedDatabase ? {} : { connectionTimeoutMillis: config.deadlines.databaseConnectMs }),
   };
   return { connection: connection as unknown as ConnectionOptions, prefix: config.queuePrefix };
 }
@@ -39,7 +42,22 @@ export function queueOptionsFor(config: AppConfig): QueueOptions {
  * On the embedded database LISTEN/NOTIFY does not cross connections, so an idle PostgreSQL-backed
  * worker only notices a new job when its wait ends: wait 1 s there instead of BullMQ's 5 s.
  */
-export function workerOptionsFor(config: AppConfig): Pick<WorkerOptions, 'concurrency' | 'drainDelay'> {
+export function workerOptionsFor(
+  config: AppConfig,
+): Pick<WorkerOptions, 'concurrency' | 'drainDelay'> & Partial<Pick<WorkerOptions, 'connection'>> {
   const polling = queueBackendOf(config) === 'postgres' && config.embeddedDatabase;
-  return { concurrency: WORKER_CONCURRENCY, ...(polling ? { drainDelay: 1 } : {}) };
+  // Workers wait on Redis with blocking commands for up to drainDelay (5 s), so their connection
+  // has no command deadline; they hold no request, and BullMQ reconnects them by itself.
+  const connection = config.redisUrl ? { connection: redisConnection(config, null) } : {};
+  return { concurrency: WORKER_CONCURRENCY, ...(polling ? { drainDelay: 1 } : {}), ...connection };
+}
+
+function redisConnection(config: AppConfig, commandTimeoutMs: number | null): ConnectionOptions {
+  return {
+    url: config.redisUrl ?? undefined,
+    // BullMQ needs maxRetriesPerRequest null on connections that block.
+    maxRetriesPerRequest: null,
+    connectTimeout: Math.max(1_000, config.deadlines.redisCommandMs),
+    ...(commandTimeoutMs === null ? {} : { commandTimeout: commandTimeoutMs }),
+  };
 }

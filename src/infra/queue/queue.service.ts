@@ -24,6 +24,16 @@ export const jobQueuesProvider: Provider = {
 
 const jobIdOf = (job: JobName, dedupeId: string) => `${job}-${dedupeId}`;
 
+/** Waits for `work` at most `ms`; the work itself goes on, and its late failure is ignored. */
+function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Producers for every queue in every process; workers only where WORKERS is on (the API server by
  * default, and `npm run start:worker`). The queue only wakes workers: the rows are the truth, and
@@ -33,6 +43,7 @@ const jobIdOf = (job: JobName, dedupeId: string) => `${job}-${dedupeId}`;
 export class QueueService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(QueueService.name);
   private closing = false;
+  private closed: Promise<void> | null = null;
   private workersStarted = false;
 
   constructor(
@@ -40,7 +51,17 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
     @Inject(JOB_QUEUES) private readonly queues: Map<string, Queue>,
     @Inject(JOB_PROCESSORS) private readonly processors: WorkerHost[],
     private readonly registrar: BullRegistrar,
-  ) {}
+  ) {
+    // A queue whose backend is unreachable emits 'error' on every reconnect; say it once per cause.
+    let lastError = '';
+    for (const queue of queues.values()) {
+      queue.on('error', (error: Error) => {
+        if (error.message === lastError) return;
+        lastError = error.message;
+        this.logger.warn(`queue ${queue.name}: ${error.message}`);
+      });
+    }
+  }
 
   /** What the queues really run on (the backend is a process-wide BullMQ default, see queue-backend.ts). */
   get backend(): QueueBackend {
@@ -57,10 +78,15 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
     this.logger.log(`Workers started on ${QUEUE_NAMES.join(', ')} (${this.backend})`);
   }
 
+  /**
+   * Adds the job, waiting at most REDIS_COMMAND_TIMEOUT_MS: a request's after-commit enqueue must
+   * not hang on a silent queue backend. A job that was not added is not lost: its row stays due
+   * and the sweeper wakes it.
+   */
   async enqueue<J extends JobName>(job: J, payload: JobPayloads[J], options: EnqueueOptions): Promise<void> {
     // While closing, the row stays due and the next sweeper (here or in another process) wakes it.
     if (this.closing) return;
-    await this.queueOf(job).add(job, payload, {
+    const adding = this.queueOf(job).add(job, payload, {
       jobId: jobIdOf(job, options.dedupeId),
       delay: Math.max(0, options.delayMs ?? 0),
       attempts: JOBS[job].attempts,
@@ -68,6 +94,7 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
       removeOnComplete: true,
       removeOnFail: true,
     });
+    await withDeadline(adding, this.config.deadlines.redisCommandMs, `enqueue of ${job} ${options.dedupeId}`);
   }
 
   /**
@@ -106,8 +133,17 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
    * onApplicationShutdown, whose order against DatabaseModule's depends on the order of imports.
    */
   async beforeApplicationShutdown(): Promise<void> {
-    this.closing = true;
-    if (this.workersStarted) await Promise.all(this.processors.map((processor) => processor.worker.close()));
+    await this.close();
+  }
+
+  /** Stops adding, lets running jobs finish, then closes the queues' connections (bootstrap.ts orders it). */
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      this.closing = true;
+      if (this.workersStarted) await Promise.all(this.processors.map((processor) => processor.worker.close()));
+      await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+    })();
+    return this.closed;
   }
 
   private queueOf(job: JobName): Queue {

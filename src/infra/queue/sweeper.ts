@@ -42,7 +42,12 @@ export class Sweeper implements BeforeApplicationShutdown {
   }
 
   /** Before the queues close (their hook is onApplicationShutdown): stop and let the pass finish. */
-  async beforeApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): Promise<void> {
+    return this.stop();
+  }
+
+  /** No new pass starts; resolves when the pass in progress has finished. */
+  async stop(): Promise<void> {
     this.stopped = true;
     await this.running;
   }

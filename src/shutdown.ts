@@ -1,0 +1,140 @@
+import { INestApplication, INestApplicationContext, Logger } from '@nestjs/common';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Server as NetServer, type Socket } from 'node:net';
+import type { EmbeddedPostgres } from './infra/database/embedded-postgres';
+import { QueueService } from './infra/queue/queue.service';
+import { Sweeper } from './infra/queue/sweeper';
+import { RateLimiter } from './infra/rate-limit/rate-limiter';
+
+// While draining, idle keep-alive connections are closed this often (a response that finishes
+// leaves its connection idle).
+const IDLE_SWEEP_MS = 50;
+
+const logger = new Logger('Shutdown');
+
+/** Resolves with true when `work` settles within `ms`, false when the time ran out first. */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const settled = work.then(
+    () => true,
+    () => true,
+  );
+  const result = await Promise.race([settled, timeout]);
+  clearTimeout(timer);
+  return result;
+}
+
+export interface HttpDrain {
+  /**
+   * Stops accepting connections and waits for every request in flight to be answered, at most
+   * `graceMs`; then cuts what is left.
+   */
+  drain(graceMs: number): Promise<void>;
+}
+
+/**
+ * Tracks the requests in flight on `server`, so that a drain can tell an idle keep-alive
+ * connection (closed at once) from one whose request is running (answered, with
+ * `Connection: close`) and from a connection just accepted whose request has not been read yet
+ * (left to send it, and answered). Node's own `server.close()` closes that last kind too, which
+ * resets requests the client already sent: so the listener is closed without it.
+ */
+export function trackRequests(server: Server): HttpDrain {
+  let draining = false;
+  const sockets = new Set<Socket>();
+  const active = new WeakMap<Socket, number>();
+  const inFlight = new Set<ServerResponse>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    active.set(socket, (active.get(socket) ?? 0) + 1);
+    inFlight.add(res);
+    if (draining) res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      inFlight.delete(res);
+      active.set(socket, (active.get(socket) ?? 1) - 1);
+    });
+  });
+  const closeIdle = () => {
+    for (const socket of sockets) if (active.get(socket) === 0) socket.destroy();
+  };
+  return {
+    async drain(graceMs: number) {
+      draining = true;
+      logger.log(`draining: ${inFlight.size} requests in flight on ${sockets.size} connections`);
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      // Closing a listening socket resets the connections the kernel accepted but Node has not
+      // taken yet (a busy event loop leaves them waiting). An event-loop turn takes them all (libuv
+      // accepts until the queue is empty); the listener closes right after that turn's poll phase.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await new Promise((resolve) => setImmediate(resolve));
+      const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+      closeIdle();
+      const sweep = setInterval(closeIdle, IDLE_SWEEP_MS);
+      try {
+        if (!(await within(closed, graceMs))) {
+          logger.warn(`requests still running after SHUTDOWN_GRACE_MS (${graceMs} ms); closing their connections`);
+          for (const socket of sockets) socket.destroy();
+          await closed;
+        }
+      } finally {
+        clearInterval(sweep);
+      }
+      logger.log('every request answered; no connection left');
+    },
+  };
+}
+
+function httpServerOf(app: INestApplication | INestApplicationContext): Server | null {
+  return 'getHttpServer' in app ? (app.getHttpServer() as Server) : null;
+}
+
+/**
+ * The shutdown order, in one place: stop accepting and answer every request in flight (they still
+ * need the rate limiter's Redis and the database); stop the sweeper; let running jobs finish and
+ * close the queues; close the rate limiter's Redis; then the rest of the application, the
+ * database last (DatabaseModule's shutdown hook); then the embedded database server.
+ */
+export async function shutDown(
+  app: INestApplication | INestApplicationContext,
+  embedded: EmbeddedPostgres | null,
+  graceMs: number,
+  http: HttpDrain | null,
+): Promise<void> {
+  const started = Date.now();
+  const remaining = () => Math.max(0, graceMs - (Date.now() - started));
+  if (http) await http.drain(graceMs);
+  await app.get(Sweeper).stop();
+  if (!(await within(app.get(QueueService).close(), remaining()))) {
+    // Their leases run out and another worker takes the rows over (due-rows.ts).
+    logger.warn('jobs still running after SHUTDOWN_GRACE_MS; leaving them to their leases');
+  }
+  await app.get(RateLimiter).close();
+  await app.close();
+  await embedded?.stop();
+}
+
+/** Call before listening. SIGTERM and SIGINT shut down in order once (a second signal is ignored), then exit 0. */
+export function closeOnSignals(app: INestApplication | INestApplicationContext, embedded: EmbeddedPostgres | null, graceMs: number): void {
+  const server = httpServerOf(app);
+  const http = server ? trackRequests(server) : null;
+  let closing = false;
+  const close = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.log(`${signal} received: finishing requests in flight, then closing`);
+    shutDown(app, embedded, graceMs, http).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`Shutdown failed: ${(error as Error).stack ?? String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => close('SIGINT'));
+  process.on('SIGTERM', () => close('SIGTERM'));
+}
