@@ -61,7 +61,15 @@ describe('HTTP kernel', () => {
         .set('Content-Type', 'application/json')
         .send(big)
         .expect(413);
-      expect(res.body).toMatchObject({ data: null, error: { code: 'PAYLOAD_TOO_LARGE', param: 'body' } });
+      expect(res.body).toMatchObject({
+        data: null,
+        error: {
+          code: 'PAYLOAD_TOO_LARGE',
+          param: 'body',
+          message: 'The body is larger than 1 MB.',
+          remediation: 'Send a body of at most 1 MB.',
+        },
+      });
     });
 
     it('turns unexpected errors into INTERNAL_ERROR without leaking the cause', async () => {

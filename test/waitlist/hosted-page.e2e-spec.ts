@@ -138,7 +138,7 @@ describe('the hosted waitlist page', () => {
 
     it('refuses a body over 16 KB with PAYLOAD_TOO_LARGE', async () => {
       const res = await submit(seeded.project.slug, `email=a%40x.io&pad=${'x'.repeat(17_000)}`).expect(413);
-      expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+      expect(res.body.error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: 'The body is larger than 16 KB.' });
       expect(await signupRows(t, seeded.project.id)).toEqual([]);
     });
   });

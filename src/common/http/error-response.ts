@@ -33,6 +33,12 @@ interface BodyParserError {
   type?: string;
   status?: number;
   message?: string;
+  /** entity.too.large: the limit of the parser that refused, in bytes (1 MB for JSON, less for forms). */
+  limit?: number;
+}
+
+function sizeInWords(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.round(bytes / 1024)} KB`;
 }
 
 const logger = new Logger('Errors');
@@ -42,11 +48,17 @@ function fromBodyParser(error: BodyParserError): ApiError | null {
   switch (error.type) {
     case 'entity.parse.failed':
       return new ApiError('VALIDATION_ERROR', `The body is not valid JSON: ${error.message}`, { param: 'body' });
-    case 'entity.too.large':
-      return new ApiError('PAYLOAD_TOO_LARGE', 'The body is larger than 1 MB.', { param: 'body' });
+    case 'entity.too.large': {
+      const limit = sizeInWords(error.limit ?? 1024 * 1024);
+      return new ApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${limit}.`, {
+        param: 'body',
+        remediation: `Send a body of at most ${limit}.`,
+      });
+    }
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new ApiError('VALIDATION_ERROR', 'Send the body as UTF-8 JSON.', { param: 'body' });
+      // The JSON parser's own are translated where it is mounted (json-body.ts); this is every other parser's.
+      return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body uncompressed, in UTF-8.', { param: 'body' });
     case 'request.aborted':
     case 'request.size.invalid':
       return new ApiError('VALIDATION_ERROR', 'The body was incomplete.', { param: 'body' });
