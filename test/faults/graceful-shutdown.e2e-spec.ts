@@ -34,8 +34,8 @@ function signUp(url: string, key: string, email: string): Promise<Outcome> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// The first child-process test of a run compiles the service; on a busy 2-core machine that alone
-// can take a minute.
+// A child-process test may wait for the run's background build (global setup); on a busy 2-core
+// machine that alone can take a minute.
 const CHILD_PROCESS_TEST_TIMEOUT_MS = 180_000;
 
 describe('graceful shutdown (SIGTERM)', () => {

@@ -15,7 +15,7 @@ import { databaseUrl, withAdminClient } from './test-database';
  */
 export default async function globalSetup(): Promise<void> {
   const base = process.env.DATABASE_URL;
-  // Where test/support/server-process.ts compiles the service, if a test needs it as a child process.
+  // The service compiled in the background for tests that run it as a child process (server-process.ts).
   // Inside the checkout, so that the compiled files resolve node_modules.
   const build = join(__dirname, '..', '..', '.test-build', randomBytes(5).toString('hex'));
   process.env.LAUNCH_TEST_BUILD_DIR = build;
