@@ -1,3 +1,13 @@
+import { ChangelogBellRequestEntity } from './changelog/entities/changelog-bell-request.entity';
+import { ChangelogEntryEntity } from './changelog/entities/changelog-entry.entity';
+import { ChangelogEntryLabelEntity } from './changelog/entities/changelog-entry-label.entity';
+import { ChangelogInteractionEntity } from './changelog/entities/changelog-interaction.entity';
+import { ChangelogLabelEntity } from './changelog/entities/changelog-label.entity';
+import { ChangelogMailingEntity } from './changelog/entities/changelog-mailing.entity';
+import { ChangelogPublicationEntity } from './changelog/entities/changelog-publication.entity';
+import { ChangelogSubscriberEntity } from './changelog/entities/changelog-subscriber.entity';
+import { ChangelogSubscriberLabelEntity } from './changelog/entities/changelog-subscriber-label.entity';
+import { ChangelogSubscriberTokenEntity } from './changelog/entities/changelog-subscriber-token.entity';
 import { AccountEntity } from './auth/entities/account.entity';
 import { ApiKeyEntity } from './auth/entities/api-key.entity';
 import { ContactEntity } from './contacts/entities/contact.entity';
@@ -19,6 +29,16 @@ import { WaitlistSignupEntity } from './waitlist/entities/waitlist-signup.entity
 export const ENTITIES = [
   AccountEntity,
   ApiKeyEntity,
+  ChangelogBellRequestEntity,
+  ChangelogEntryEntity,
+  ChangelogEntryLabelEntity,
+  ChangelogInteractionEntity,
+  ChangelogLabelEntity,
+  ChangelogMailingEntity,
+  ChangelogPublicationEntity,
+  ChangelogSubscriberEntity,
+  ChangelogSubscriberLabelEntity,
+  ChangelogSubscriberTokenEntity,
   ContactEntity,
   EventEntity,
   FeedbackEntity,

@@ -92,6 +92,10 @@ export const ERRORS = {
     status: 415,
     remediation: 'Send the body as UTF-8 JSON, uncompressed or with Content-Encoding gzip, deflate or br.',
   },
+  ALREADY_SUBSCRIBED: {
+    status: 409,
+    remediation: 'This email already follows the changelog; change its labels with PUT /v1/changelog/subscribers/{id}/labels.',
+  },
   REQUEST_HEADERS_TOO_LARGE: {
     status: 431,
     remediation: 'Send shorter headers: the request headers together must stay under 16 KB. Check the Authorization token.',

@@ -4,6 +4,7 @@ import { Waitlist1795646984841 } from './migrations/1795646984841-Waitlist';
 import { MailHeaders1795651936454 } from './migrations/1795651936454-MailHeaders';
 import { IdempotencyAnswers1795689684896 } from './migrations/1795689684896-IdempotencyAnswers';
 import { TestModeProjects1795689776164 } from './migrations/1795689776164-TestModeProjects';
+import { Changelog1795699080176 } from './migrations/1795699080176-Changelog';
 
 /** Every migration, oldest first. Generated with `npm run migration:generate -- <Name>`, read, then listed here. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   MailHeaders1795651936454,
   IdempotencyAnswers1795689684896,
   TestModeProjects1795689776164,
+  Changelog1795699080176,
 ];

@@ -8,6 +8,7 @@
  */
 export const JOBS = {
   'mail.send': { queue: 'mail', attempts: 3 },
+  'changelog.mailing': { queue: 'changelog', attempts: 3 },
 } as const satisfies Record<string, JobDefinition>;
 
 export interface JobDefinition {
@@ -25,6 +26,7 @@ export interface DueRowJob {
 /** The payload of each job: ids only. */
 export interface JobPayloads {
   'mail.send': DueRowJob;
+  'changelog.mailing': DueRowJob;
 }
 
 export const QUEUE_NAMES = [...new Set(Object.values(JOBS).map((job) => job.queue))];
