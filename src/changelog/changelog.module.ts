@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { DraftsController } from './drafts/drafts.controller';
+import { DraftsService } from './drafts/drafts.service';
 import { SubscriberMailings } from './subscribers/subscriber-mailings';
 
 /**
@@ -7,8 +9,8 @@ import { SubscriberMailings } from './subscribers/subscriber-mailings';
  */
 @Module({
   imports: [],
-  controllers: [],
-  providers: [SubscriberMailings],
-  exports: [],
+  controllers: [DraftsController],
+  providers: [SubscriberMailings, DraftsService],
+  exports: [DraftsService],
 })
 export class ChangelogModule {}

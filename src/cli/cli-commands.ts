@@ -1,5 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { parseArgs } from 'node:util';
+import { CHANGELOG_DRAFT_COMMANDS } from '../changelog/drafts/drafts.cli';
 import { ApiError } from '../common/errors/api-error';
 import { Database } from '../infra/database/database';
 import { WAITLIST_COMMANDS } from '../waitlist/waitlist.cli';
@@ -33,6 +34,7 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   ...WAITLIST_COMMANDS,
+  ...CHANGELOG_DRAFT_COMMANDS,
 };
 
 const HELP_FLAGS = new Set(['--help', '-h']);

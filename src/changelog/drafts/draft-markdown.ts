@@ -22,7 +22,10 @@ const MARKDOWN_SPECIALS = /[\\`*_[\]<>&~]/g;
 
 /** `text` as literal markdown text on one line: specials backslash-escaped, whitespace collapsed. */
 export function escapeMarkdownText(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().replace(MARKDOWN_SPECIALS, (char) => `\\${char}`);
+  return text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(MARKDOWN_SPECIALS, (char) => `\\${char}`);
 }
 
 export function draftTitle(version: string | null | undefined, now: Date): string {

@@ -1,6 +1,6 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
-import { Paged, RawReply, WithMeta } from './reply';
+import { Paged, RawReply, WithMeta, WithStatus } from './reply';
 import { committedAnswerOf, writeWireAnswer } from './request-context';
 import { documentSecurityHeaders } from './security-headers';
 
@@ -20,6 +20,7 @@ export function toSuccessEnvelope(result: unknown): SuccessEnvelope {
     return { data: result.items, error: null, meta };
   }
   if (result instanceof WithMeta) return { data: result.data ?? null, error: null, meta: result.meta };
+  if (result instanceof WithStatus) return toSuccessEnvelope(result.data);
   return { data: result ?? null, error: null };
 }
 
@@ -44,6 +45,7 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
     }
     const committed = committedAnswerOf(response.req as Request);
     if (committed) return writeWireAnswer(response, committed);
+    if (body instanceof WithStatus) return super.reply(response, toSuccessEnvelope(body.data), body.status);
     return super.reply(response, toSuccessEnvelope(body), statusCode);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * What a handler returns when the envelope needs more than `data` (see envelope.ts): plain values
  * become `{data, error: null}`, these classes say explicitly what goes into `meta`. (Statuses are
- * fixed per route with @HttpCode, so they are documented.)
+ * fixed per route with @HttpCode, so they are documented; a route whose outcome decides between two
+ * documented statuses returns `WithStatus`.)
  */
 export class WithMeta<T> {
   constructor(
@@ -28,5 +29,16 @@ export class Paged<T> {
     readonly items: T[],
     readonly nextCursor: string | null,
     readonly extraMeta: Record<string, unknown> = {},
+  ) {}
+}
+
+/**
+ * `{data, error: null}` with a status chosen by the outcome, for a route that documents both (a
+ * create that can also run as a dry run: 201 created, 200 previewed).
+ */
+export class WithStatus<T> {
+  constructor(
+    readonly data: T,
+    readonly status: number,
   ) {}
 }

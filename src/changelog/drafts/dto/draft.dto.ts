@@ -1,0 +1,187 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { WithStatus } from '../../../common/http/reply';
+import { ENTRY_CATEGORIES, ENTRY_STATUSES, type EntryCategory, type EntryStatus } from '../../entities/changelog-entry.entity';
+import type { ChangelogEntryEntity } from '../../entities/changelog-entry.entity';
+import { DRAFT_SECTIONS, SECTION_TITLES, type DraftItem, type SkippedCounts, type SortedCommits } from '../commit-sorter';
+
+/**
+ * The changelog entry owner view (spec: Changelog entry (owner view)), as the draft call returns
+ * it. The entries service defines the same shape; the two fold into one DTO when they meet.
+ */
+export class DraftEntryDto {
+  @ApiProperty({ example: 'ce_01JD3Z4Q9X8V7T6S5R4Q3P2N1M', pattern: '^ce_[0-9A-HJKMNP-TV-Z]{26}$' })
+  id: string;
+
+  @ApiProperty({ example: 'prj_01JD3Z4Q9X8V7T6S5R4Q3P2N1M', pattern: '^prj_[0-9A-HJKMNP-TV-Z]{26}$' })
+  project_id: string;
+
+  @ApiProperty({ example: 'Version 1.4.0', minLength: 1, maxLength: 200 })
+  title: string;
+
+  @ApiProperty({ example: '## New\n\n- **widget:** add dark mode', minLength: 1, maxLength: 50000 })
+  body_markdown: string;
+
+  @ApiProperty({ type: String, nullable: true, example: '1.4.0' })
+  version: string | null;
+
+  @ApiProperty({ enum: ENTRY_CATEGORIES, example: 'feature' })
+  category: EntryCategory;
+
+  @ApiProperty({ enum: ENTRY_STATUSES, example: 'draft' })
+  status: EntryStatus;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null })
+  scheduled_at: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null })
+  published_at: string | null;
+
+  @ApiProperty({ format: 'date-time', example: '2026-11-20T10:00:00.000Z' })
+  created_at: string;
+
+  @ApiProperty({ format: 'date-time', example: '2026-11-20T10:00:00.000Z' })
+  updated_at: string;
+
+  @ApiProperty({
+    format: 'uri',
+    example: 'https://launch.example.com/changelog/acme/ce_01JD3Z4Q9X8V7T6S5R4Q3P2N1M',
+    description: "The entry's page on the hosted changelog; it opens for other people only once the entry is published to the public.",
+  })
+  public_url: string;
+}
+
+export class DraftItemDto {
+  @ApiProperty({
+    example: 'add dark mode',
+    description: 'The description after `type(scope): `, or the whole subject line of a non-conventional commit. As written.',
+  })
+  subject: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'widget' })
+  scope: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'feat',
+    description: 'The conventional type, lower-cased; null when the subject has none.',
+  })
+  type: string | null;
+
+  @ApiProperty({ example: false, description: 'A `!` before the colon or a BREAKING CHANGE footer.' })
+  breaking: boolean;
+
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'The text of a BREAKING CHANGE / BREAKING-CHANGE footer.' })
+  note: string | null;
+
+  @ApiPropertyOptional({ example: 'a1b2c3d', description: 'The first 7 characters of the hash the line started with; absent when none.' })
+  hash?: string;
+}
+
+export class DraftSectionDto {
+  @ApiProperty({ enum: DRAFT_SECTIONS.map((key) => SECTION_TITLES[key]), example: 'New' })
+  title: string;
+
+  @ApiProperty({ type: [DraftItemDto], description: 'In the order the commits were sent.' })
+  items: DraftItemDto[];
+}
+
+export class DraftSkippedDto {
+  @ApiProperty({ type: 'integer', example: 3, description: 'Every commit left out of the draft.' })
+  total: number;
+
+  @ApiProperty({ type: 'integer', example: 2, description: '`chore`, `ci`, `build`, `test`, `style`, `docs`, and dependency bumps.' })
+  housekeeping: number;
+
+  @ApiProperty({ type: 'integer', example: 1, description: '`Merge branch …`, `Merge pull request …`.' })
+  merges: number;
+
+  @ApiProperty({ type: 'integer', example: 0, description: '`Revert "…"`, `revert: …`.' })
+  reverts: number;
+
+  @ApiProperty({ type: 'integer', example: 0, description: '`1.2.3`, `v1.2.3`, `chore(release): …`, `Release 1.2.3`, `Bump version …`.' })
+  version_bumps: number;
+}
+
+export class DraftDto {
+  @ApiProperty({
+    type: DraftEntryDto,
+    nullable: true,
+    description: 'The created draft entry (status `draft`, never published here); null on a dry run.',
+  })
+  entry: DraftEntryDto | null;
+
+  @ApiProperty({ example: 'Version 1.4.0', description: '"Version <version>" (without a leading v), else "Release notes <UTC date>".' })
+  title: string;
+
+  @ApiProperty({
+    example: '## New\n\n- **widget:** add dark mode (`a1b2c3d`)\n\n## Fixed\n\n- stop double emails',
+    description:
+      'One `## <section>` per non-empty section; commit text escaped so it reads as plain text. Empty when every commit was skipped.',
+  })
+  body_markdown: string;
+
+  @ApiProperty({
+    enum: ENTRY_CATEGORIES,
+    example: 'feature',
+    description:
+      '`breaking` if anything breaks, else `security`, else `feature` if anything is new, else `improvement` if anything improved, else `fix` if anything was fixed, else `improvement`.',
+  })
+  category: EntryCategory;
+
+  @ApiProperty({
+    type: [DraftSectionDto],
+    description: 'Non-empty sections in this order: Breaking changes, Security, New, Improved, Fixed, Other changes.',
+  })
+  sections: DraftSectionDto[];
+
+  @ApiProperty({ type: DraftSkippedDto })
+  skipped: DraftSkippedDto;
+}
+
+export function toDraftEntryDto(row: ChangelogEntryEntity, publicUrl: string): DraftEntryDto {
+  return {
+    id: row.id,
+    project_id: row.projectId,
+    title: row.title,
+    body_markdown: row.bodyMarkdown,
+    version: row.version,
+    category: row.category,
+    status: row.status,
+    scheduled_at: row.scheduledAt?.toISOString() ?? null,
+    published_at: row.publishedAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    public_url: publicUrl,
+  };
+}
+
+function toDraftItemDto(item: DraftItem): DraftItemDto {
+  return {
+    subject: item.subject,
+    scope: item.scope,
+    type: item.type,
+    breaking: item.breaking,
+    note: item.note,
+    ...(item.hash ? { hash: item.hash } : {}),
+  };
+}
+
+export function toDraftDto(
+  text: { title: string; body_markdown: string; category: EntryCategory },
+  sorted: SortedCommits,
+  entry: DraftEntryDto | null,
+): DraftDto {
+  const skipped: SkippedCounts = { ...sorted.skipped };
+  return {
+    entry,
+    ...text,
+    sections: sorted.sections.map((section) => ({ title: section.title, items: section.items.map(toDraftItemDto) })),
+    skipped,
+  };
+}
+
+/** 201 when a draft entry was created, 200 for a dry run (both documented on the route). */
+export function toDraftReply(draft: DraftDto): WithStatus<DraftDto> {
+  return new WithStatus(draft, draft.entry ? 201 : 200);
+}
