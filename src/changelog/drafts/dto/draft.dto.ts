@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { WithStatus } from '../../../common/http/reply';
 import { ENTRY_CATEGORIES, ENTRY_STATUSES, type EntryCategory, type EntryStatus } from '../../entities/changelog-entry.entity';
 import type { ChangelogEntryEntity } from '../../entities/changelog-entry.entity';
@@ -103,10 +103,11 @@ export class DraftSkippedDto {
   version_bumps: number;
 }
 
+@ApiExtraModels(DraftEntryDto)
 export class DraftDto {
   @ApiProperty({
-    type: DraftEntryDto,
-    nullable: true,
+    // A nullable reference: the entry's schema, or null (OpenAPI 3.0 has no nullable $ref).
+    anyOf: [{ $ref: getSchemaPath(DraftEntryDto) }, { type: 'object', nullable: true, enum: [null] }],
     description: 'The created draft entry (status `draft`, never published here); null on a dry run.',
   })
   entry: DraftEntryDto | null;
