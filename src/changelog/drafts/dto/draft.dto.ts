@@ -136,7 +136,7 @@ export class DraftDto {
   })
   sections: DraftSectionDto[];
 
-  @ApiProperty({ type: DraftSkippedDto })
+  @ApiProperty({ type: DraftSkippedDto, description: 'How many commits were left out of the draft, by kind.' })
   skipped: DraftSkippedDto;
 }
 
