@@ -39,7 +39,8 @@ describe('POST /v1/changelog/drafts', () => {
     expect(draft.entry).toBeNull();
     expect(draft.title).toBe('Version 1.4.0');
     expect(draft.category).toBe('breaking');
-    expect(draft.skipped).toEqual({ total: 5, housekeeping: 2, merges: 1, reverts: 1, version_bumps: 1 });
+    expect(draft.skipped).toBe(5);
+    expect(draft.skipped_by_kind).toEqual({ housekeeping: 2, merges: 1, reverts: 1, version_bumps: 1 });
     expect(draft.sections).toEqual([
       { title: 'Breaking changes', items: [{ subject: 'drop the v0 routes', scope: 'api', type: 'feat', breaking: true, note: null }] },
       { title: 'Security', items: [{ subject: 'escape entry titles', scope: 'security', type: 'fix', breaking: false, note: null }] },
@@ -167,7 +168,8 @@ describe('POST /v1/changelog/drafts', () => {
       entry: null,
       sections: [],
       body_markdown: '',
-      skipped: { total: 3, housekeeping: 1, merges: 1, version_bumps: 1 },
+      skipped: 3,
+      skipped_by_kind: { housekeeping: 1, merges: 1, reverts: 0, version_bumps: 1 },
     });
     const res = await t.api.as(secretKey).post('/v1/changelog/drafts').send({ commits }).expect(400);
     expect(res.body).toMatchObject({

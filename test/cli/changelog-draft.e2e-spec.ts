@@ -62,7 +62,7 @@ describe('changelog:draft (CLI)', () => {
       entry_id: expect.stringMatching(/^ce_[0-9A-HJKMNP-TV-Z]{26}$/),
       title: 'Version 2.0.0',
       category: 'feature',
-      skipped: { total: 2, housekeeping: 1, merges: 1, reverts: 0, version_bumps: 0 },
+      skipped: 2,
       body_markdown: '## New\n\n- **widget:** add dark mode (`a1b2c3d`)\n\n## Fixed\n\n- stop double emails (`b2c3d4e`)',
     });
     const rows = await entriesOf(project.id);
@@ -92,7 +92,7 @@ describe('changelog:draft (CLI)', () => {
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({
       category: 'breaking',
-      skipped: { total: 1, housekeeping: 1 },
+      skipped: 1,
       body_markdown: '## Breaking changes\n\n- one loader (`e5f6071`) — config.yml moved',
     });
   });

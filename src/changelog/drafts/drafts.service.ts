@@ -26,7 +26,7 @@ import { type DraftDto, toDraftDto, toDraftEntryDto } from './dto/draft.dto';
  * - Sorting (see commit-sorter.ts): Security is the `security` type or `fix` with a `security`
  *   scope; anything breaking goes to Breaking changes whatever its type; dependency bumps count as
  *   housekeeping. Sections are ordered Breaking changes, Security, New, Improved, Fixed, Other
- *   changes, so what readers must act on comes first. `skipped` counts each skip kind and the total.
+ *   changes, so what readers must act on comes first. `skipped` is the number left out; `skipped_by_kind` splits it by kind.
  * - Text (see draft-markdown.ts): title "Version <version>" or "Release notes <UTC date>"; bullets
  *   `**scope:** subject` with the short hash in code when the line had one; commit text is
  *   markdown-escaped, so a subject cannot make a link (javascript: or any other), an image or HTML.

@@ -2,7 +2,7 @@ import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from 
 import { WithStatus } from '../../../common/http/reply';
 import { ENTRY_CATEGORIES, ENTRY_STATUSES, type EntryCategory, type EntryStatus } from '../../entities/changelog-entry.entity';
 import type { ChangelogEntryEntity } from '../../entities/changelog-entry.entity';
-import { DRAFT_SECTIONS, SECTION_TITLES, type DraftItem, type SkippedCounts, type SortedCommits } from '../commit-sorter';
+import { DRAFT_SECTIONS, SECTION_TITLES, type DraftItem, type SortedCommits } from '../commit-sorter';
 
 /**
  * The changelog entry owner view (spec: Changelog entry (owner view)), as the draft call returns
@@ -87,9 +87,6 @@ export class DraftSectionDto {
 }
 
 export class DraftSkippedDto {
-  @ApiProperty({ type: 'integer', example: 3, description: 'Every commit left out of the draft.' })
-  total: number;
-
   @ApiProperty({ type: 'integer', example: 2, description: '`chore`, `ci`, `build`, `test`, `style`, `docs`, and dependency bumps.' })
   housekeeping: number;
 
@@ -136,8 +133,11 @@ export class DraftDto {
   })
   sections: DraftSectionDto[];
 
-  @ApiProperty({ type: DraftSkippedDto, description: 'How many commits were left out of the draft, by kind.' })
-  skipped: DraftSkippedDto;
+  @ApiProperty({ type: 'integer', example: 3, description: 'How many commits were left out of the draft (spec: Drafts).' })
+  skipped: number;
+
+  @ApiProperty({ type: DraftSkippedDto, description: 'The commits left out, by kind; they add up to `skipped`.' })
+  skipped_by_kind: DraftSkippedDto;
 }
 
 export function toDraftEntryDto(row: ChangelogEntryEntity, publicUrl: string): DraftEntryDto {
@@ -173,12 +173,13 @@ export function toDraftDto(
   sorted: SortedCommits,
   entry: DraftEntryDto | null,
 ): DraftDto {
-  const skipped: SkippedCounts = { ...sorted.skipped };
+  const { total, ...byKind } = sorted.skipped;
   return {
     entry,
     ...text,
     sections: sorted.sections.map((section) => ({ title: section.title, items: section.items.map(toDraftItemDto) })),
-    skipped,
+    skipped: total,
+    skipped_by_kind: byKind,
   };
 }
 
