@@ -1,4 +1,12 @@
 import { Module } from '@nestjs/common';
+import { EntriesController } from './entries/entries.controller';
+import { EntriesService } from './entries/entries.service';
+import { EntryLifecycleService } from './entries/entry-lifecycle.service';
+import { EntryPublishing } from './entries/entry-publishing';
+import { LabelsController } from './labels/labels.controller';
+import { LabelsService } from './labels/labels.service';
+import { ChangelogSettingsController } from './settings/changelog-settings.controller';
+import { ChangelogSettingsService } from './settings/changelog-settings.service';
 import { SubscriberMailings } from './subscribers/subscriber-mailings';
 
 /**
@@ -7,8 +15,8 @@ import { SubscriberMailings } from './subscribers/subscriber-mailings';
  */
 @Module({
   imports: [],
-  controllers: [],
-  providers: [SubscriberMailings],
+  controllers: [EntriesController, LabelsController, ChangelogSettingsController],
+  providers: [SubscriberMailings, EntryPublishing, EntriesService, EntryLifecycleService, LabelsService, ChangelogSettingsService],
   exports: [],
 })
 export class ChangelogModule {}
