@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ContactsModule } from '../contacts/contacts.module';
-import { PublishedChangelogEntries } from '../changelog/published-entry-check';
-import { ChangelogEntryCheck } from './changelog-entry-check';
+import { PublishedChangelogEntries } from '../changelog/published-entries.service';
+import { ChangelogEntryCheck } from './changelog-entry-check.service';
 import { FeedbackController } from './feedback.controller';
 import { FeedbackService } from './feedback.service';
 

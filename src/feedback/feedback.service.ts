@@ -11,7 +11,7 @@ import { OutboxService } from '../events/outbox.service';
 import { idempotently, IdempotentCall } from '../idempotency/idempotent-call';
 import { Database } from '../infra/database/database';
 import type { ProjectRef } from '../projects/project-ref';
-import { ChangelogEntryCheck } from './changelog-entry-check';
+import { ChangelogEntryCheck } from './changelog-entry-check.service';
 import { classifyFeedback } from './classifier/classify-feedback';
 import { CreateFeedbackDto } from './dto/create-feedback.dto';
 import { FeedbackDetailDto, FeedbackDto, toFeedbackDetailDto, toFeedbackDto } from './dto/feedback.dto';

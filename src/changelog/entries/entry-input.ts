@@ -270,6 +270,8 @@ export function checkCoverImageUrl(url: string): void {
 
 /** An http(s) URL or a site path (`/pricing`, not `//host`, which names another site). */
 export function isCtaUrl(url: string): boolean {
+  // Control characters and spaces would let a browser read the path as something else.
+  // eslint-disable-next-line no-control-regex
   if (url.startsWith('/')) return !/^\/[/\\]/.test(url) && !/[\u0000-\u0020\u007f]/.test(url);
   const parsed = absoluteUrl(url);
   return (parsed?.protocol === 'https:' || parsed?.protocol === 'http:') && Boolean(parsed.hostname);

@@ -5,7 +5,7 @@ import { EntityManager } from 'typeorm';
  * `changelog_entry_id`: any other id is dropped and the feedback kept).
  *
  * A port owned by the feedback module; the changelog provides it (PublishedChangelogEntries in
- * changelog/published-entry-check.ts, bound in feedback.module.ts). It takes the caller's `em` so
+ * changelog/published-entries.service.ts, bound in feedback.module.ts). It takes the caller's `em` so
  * it runs inside the feedback transaction (a second connection would deadlock on the embedded
  * database), and needs no changelog service, so no import cycle with `countForEntries`.
  */

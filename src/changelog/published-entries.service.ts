@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { ChangelogEntryCheck } from '../feedback/changelog-entry-check';
+import { ChangelogEntryCheck } from '../feedback/changelog-entry-check.service';
 import { isPublishedEntry } from './entries/entries.queries';
 
 /**
