@@ -111,10 +111,14 @@ export class EntryFieldsInputDto {
   expires_at?: string | null;
 
   @ApiPropertyOptional({
-    type: AnnouncementInputDto,
+    type: 'object',
     nullable: true,
+    required: ['style', 'until'],
+    properties: { style: { type: 'string', enum: [...ANNOUNCEMENT_STYLES] }, until: { type: 'string', format: 'date-time' } },
+    example: { style: 'banner', until: '2026-12-01T00:00:00.000Z' },
+    // Inline rather than a $ref: OpenAPI 3.0 cannot mark a referenced schema nullable.
     description: 'Indie plan and up. Ends the announcement of any other entry.',
-  })
+  } as object)
   @IsOptional()
   @IsObject()
   @ValidateNested()

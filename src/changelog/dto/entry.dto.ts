@@ -85,10 +85,14 @@ export class EntryOptionsDto {
   expires_at: string | null;
 
   @ApiProperty({
-    type: AnnouncementDto,
+    type: 'object',
     nullable: true,
+    required: ['style', 'until'],
+    properties: { style: { type: 'string', enum: [...ANNOUNCEMENT_STYLES] }, until: { type: 'string', format: 'date-time' } },
+    example: { style: 'banner', until: '2026-12-01T00:00:00.000Z' },
+    // Inline rather than a $ref: OpenAPI 3.0 cannot mark a referenced schema nullable.
     description: 'Null when none, or once another entry took over or the entry was archived.',
-  })
+  } as object)
   announcement: AnnouncementDto | null;
 
   @ApiProperty({ type: String, nullable: true, example: 'https://cdn.example.com/export.png' })
