@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ContactsModule } from '../contacts/contacts.module';
-import { ChangelogEntryCheck, NoPublishedChangelogEntries } from './changelog-entry-check';
+import { PublishedChangelogEntries } from '../changelog/published-entries.service';
+import { ChangelogEntryCheck } from './changelog-entry-check.service';
 import { FeedbackController } from './feedback.controller';
 import { FeedbackService } from './feedback.service';
 
@@ -9,8 +10,8 @@ import { FeedbackService } from './feedback.service';
   controllers: [FeedbackController],
   providers: [
     FeedbackService,
-    // The changelog module will replace this with its real check (see changelog-entry-check.ts).
-    { provide: ChangelogEntryCheck, useClass: NoPublishedChangelogEntries },
+    // The changelog's check is one query on the caller's transaction, not a ChangelogModule service.
+    { provide: ChangelogEntryCheck, useClass: PublishedChangelogEntries },
   ],
   exports: [FeedbackService],
 })

@@ -11,7 +11,7 @@ import { OutboxService } from '../events/outbox.service';
 import { idempotently, IdempotentCall } from '../idempotency/idempotent-call';
 import { Database } from '../infra/database/database';
 import type { ProjectRef } from '../projects/project-ref';
-import { ChangelogEntryCheck } from './changelog-entry-check';
+import { ChangelogEntryCheck } from './changelog-entry-check.service';
 import { classifyFeedback } from './classifier/classify-feedback';
 import { CreateFeedbackDto } from './dto/create-feedback.dto';
 import { FeedbackDetailDto, FeedbackDto, toFeedbackDetailDto, toFeedbackDto } from './dto/feedback.dto';
@@ -31,8 +31,8 @@ import { insertFeedback } from './feedback.queries';
  *   trimmed and lower-cased before its checks (`@EmailField`). Identical feedback sent twice is two
  *   records: retries are what Idempotency-Key is for.
  * - `changelog_entry_id`: any string is accepted; it is kept only when it has the `ce_` id shape and
- *   `ChangelogEntryCheck` says it is one of the project's published entries, otherwise stored as
- *   null without an error. Until the changelog module provides the real check, every id is dropped.
+ *   `ChangelogEntryCheck` says it is one of the project's published entries (any audience, expired
+ *   or not), otherwise stored as null without an error.
  * - Classification runs once, on arrival, with the deterministic classifier in
  *   classifier/classify-feedback.ts (its doc comment explains how it works and its limits). Values:
  *   bug, feature_request, praise, billing, support, other, spam. `category_hint` is a strong prior

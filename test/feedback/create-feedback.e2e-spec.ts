@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { ContactEntity } from '../../src/contacts/entities/contact.entity';
 import { EventEntity } from '../../src/events/entities/event.entity';
-import { ChangelogEntryCheck } from '../../src/feedback/changelog-entry-check';
+import { ChangelogEntryCheck } from '../../src/feedback/changelog-entry-check.service';
 import { FeedbackEntity } from '../../src/feedback/entities/feedback.entity';
 import { FeedbackService } from '../../src/feedback/feedback.service';
 import { SeededProject, TestApp } from '../support/test-app';

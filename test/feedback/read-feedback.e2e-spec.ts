@@ -27,7 +27,7 @@ describe('reading feedback', () => {
     (await t.api.as(project.secretKey).post('/v1/feedback').send(body).expect(201)).body.data;
   const list = (query: string, key = seeded.secretKey) => t.api.as(key).get(`/v1/feedback${query}`);
 
-  /** The API drops entry ids until the changelog exists, so linked rows are written directly. */
+  /** Linked rows are written directly, so these tests need no published entries. */
   const insertLinked = async (projectId: string, changelogEntryId: string | null, userId: string | null = null): Promise<string> => {
     const row = Object.assign(new FeedbackEntity(), {
       id: `fb_${nextUlid()}`,

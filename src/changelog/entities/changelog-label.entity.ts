@@ -4,9 +4,11 @@ import { ProjectEntity } from '../../projects/entities/project.entity';
 export const LABEL_COLOURS = ['gray', 'red', 'orange', 'amber', 'green', 'teal', 'blue', 'indigo', 'purple', 'pink'] as const;
 export type LabelColour = (typeof LABEL_COLOURS)[number];
 
+export const UQ_LABELS_PROJECT_SLUG = 'uq_changelog_labels_project_slug';
+
 /** A label of the project's changelog (spec: Label). Entries and subscribers refer to it by id. */
 @Entity({ name: 'changelog_labels' })
-@Index('uq_changelog_labels_project_slug', ['projectId', 'slug'], { unique: true })
+@Index(UQ_LABELS_PROJECT_SLUG, ['projectId', 'slug'], { unique: true })
 export class ChangelogLabelEntity {
   @PrimaryColumn({ type: 'varchar', length: 32 })
   id: string;

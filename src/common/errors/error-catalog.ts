@@ -96,6 +96,11 @@ export const ERRORS = {
     status: 409,
     remediation: 'This email already follows the changelog; change its labels with PUT /v1/changelog/subscribers/{id}/labels.',
   },
+  ENTRY_ARCHIVED: {
+    status: 409,
+    remediation: 'Archived entries are read-only; unarchive it first (POST /v1/changelog/entries/{id}/unarchive), or delete it.',
+  },
+  LABEL_SLUG_TAKEN: { status: 409, remediation: 'Another label of this project has this slug; choose another slug or rename that label.' },
   REQUEST_HEADERS_TOO_LARGE: {
     status: 431,
     remediation: 'Send shorter headers: the request headers together must stay under 16 KB. Check the Authorization token.',

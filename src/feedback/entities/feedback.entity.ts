@@ -52,7 +52,7 @@ export class FeedbackEntity {
   @Column({ type: 'varchar', length: 16, nullable: true })
   categoryHint: CategoryHint | null;
 
-  /** A published changelog entry of the project, or null. No foreign key until the changelog exists. */
+  /** A published changelog entry of the project, or null. No foreign key: feedback outlives a deleted entry. */
   @Column({ type: 'varchar', length: 32, nullable: true })
   changelogEntryId: string | null;
 

@@ -9,6 +9,7 @@
 export const JOBS = {
   'mail.send': { queue: 'mail', attempts: 3 },
   'changelog.mailing': { queue: 'changelog', attempts: 3 },
+  'changelog.publish': { queue: 'changelog', attempts: 3 },
 } as const satisfies Record<string, JobDefinition>;
 
 export interface JobDefinition {
@@ -27,6 +28,7 @@ export interface DueRowJob {
 export interface JobPayloads {
   'mail.send': DueRowJob;
   'changelog.mailing': DueRowJob;
+  'changelog.publish': DueRowJob;
 }
 
 export const QUEUE_NAMES = [...new Set(Object.values(JOBS).map((job) => job.queue))];

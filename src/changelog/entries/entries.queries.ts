@@ -1,0 +1,75 @@
+import type { EntityManager } from 'typeorm';
+import { ChangelogEntryEntity } from '../entities/changelog-entry.entity';
+import { ChangelogEntryLabelEntity } from '../entities/changelog-entry-label.entity';
+
+/**
+ * Serialises the entry writes of one project: the plan cap count, the one announcement and the
+ * transitions all run after this lock, so concurrent requests cannot each see a free slot. Every
+ * entry write takes it first (before any entry row), so locks are always taken in the same order.
+ */
+export async function lockProject(em: EntityManager, projectId: string): Promise<void> {
+  await em.query('SELECT 1 FROM projects WHERE id = $1 FOR UPDATE', [projectId]);
+}
+
+/** Entries that hold a place under the Free cap: published and scheduled (drafts and archived do not). */
+export async function countReservedEntries(em: EntityManager, projectId: string): Promise<number> {
+  const [row]: { count: string }[] = await em.query(
+    "SELECT COUNT(*) AS count FROM changelog_entries WHERE project_id = $1 AND status IN ('published', 'scheduled')",
+    [projectId],
+  );
+  return Number(row.count);
+}
+
+export function findEntryForUpdate(em: EntityManager, projectId: string, entryId: string): Promise<ChangelogEntryEntity | null> {
+  return em.findOne(ChangelogEntryEntity, { where: { projectId, id: entryId }, lock: { mode: 'pessimistic_write' } });
+}
+
+/** The slugs of an entry's labels, alphabetically. */
+export async function labelSlugsOf(em: EntityManager, entryId: string): Promise<string[]> {
+  const rows: { slug: string }[] = await em.query(
+    `SELECT l.slug FROM changelog_entry_labels el JOIN changelog_labels l ON l.id = el.label_id
+     WHERE el.entry_id = $1 ORDER BY l.slug`,
+    [entryId],
+  );
+  return rows.map((row) => row.slug);
+}
+
+/** Replaces an entry's labels with `labelIds`. */
+export async function replaceEntryLabels(em: EntityManager, entryId: string, labelIds: readonly string[]): Promise<void> {
+  await em.delete(ChangelogEntryLabelEntity, { entryId });
+  if (labelIds.length > 0)
+    await em.insert(
+      ChangelogEntryLabelEntity,
+      labelIds.map((labelId) => ({ entryId, labelId })),
+    );
+}
+
+/**
+ * Ends the project's current announcement, unless it is on `keepEntryId`; returns the entry it was
+ * on (spec: one announced entry per project; `meta.announcement_replaced_entry_id`).
+ */
+export async function endOtherAnnouncement(em: EntityManager, projectId: string, keepEntryId: string | null): Promise<string | null> {
+  const [rows]: [{ id: string }[], number] = await em.query(
+    `UPDATE changelog_entries SET announcement_style = NULL, announcement_until = NULL
+     WHERE project_id = $1 AND announcement_style IS NOT NULL AND id IS DISTINCT FROM $2 RETURNING id`,
+    [projectId, keepEntryId],
+  );
+  return rows[0]?.id ?? null;
+}
+
+export async function projectSlugOf(em: EntityManager, projectId: string): Promise<string> {
+  const [row]: { slug: string }[] = await em.query('SELECT slug FROM projects WHERE id = $1', [projectId]);
+  return row.slug;
+}
+
+/**
+ * Whether `entryId` is a published entry of the project (feedback's ChangelogEntryCheck). Any
+ * audience, expired or not: feedback about an entry someone read stays linked to it.
+ */
+export async function isPublishedEntry(em: EntityManager, projectId: string, entryId: string): Promise<boolean> {
+  const rows: unknown[] = await em.query("SELECT 1 FROM changelog_entries WHERE id = $1 AND project_id = $2 AND status = 'published'", [
+    entryId,
+    projectId,
+  ]);
+  return rows.length > 0;
+}

@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Clock } from '../../common/clock/clock';
+import { ApiError } from '../../common/errors/api-error';
+import { WithMeta } from '../../common/http/reply';
+import { isId } from '../../common/ids/ids';
+import { Database } from '../../infra/database/database';
+import type { ProjectRef } from '../../projects/project-ref';
+import type { EntryDto } from '../dto/entry.dto';
+import { ChangelogEntryEntity } from '../entities/changelog-entry.entity';
+import { findEntryForUpdate, lockProject } from './entries.queries';
+import { entryAnswer } from './entry-answer';
+import { holdsPlanSlot } from './entry-input';
+import { EntryPublishing } from './entry-publishing';
+import { entryColumns } from './entry-values';
+
+/**
+ * Archiving (spec: "any → archived; archiving ends its announcement"; the paths and the way back
+ * are ours):
+ * - `POST /v1/changelog/entries/{id}/archive` works from every status. The entry leaves every public
+ *   surface, its announcement ends (and is not restored), a pending schedule is abandoned (its
+ *   publication row ends `skipped`), and its place under the Free cap is freed. Archiving an
+ *   archived entry answers it unchanged.
+ * - `POST .../unarchive` returns it to the status it had. Returning to published or scheduled needs
+ *   a free place under the cap (PLAN_LIMIT_REACHED otherwise). A scheduled entry whose time passed
+ *   while archived publishes at once through the normal publish path (the event, bell and emails
+ *   happen then, once, as they never happened before); one whose time is still ahead is scheduled
+ *   again. A published entry comes back without a second event. Unarchiving an entry that is not
+ *   archived answers it unchanged.
+ * - An archived entry is read-only: PATCH answers 409 ENTRY_ARCHIVED; it can still be deleted.
+ */
+@Injectable()
+export class EntryLifecycleService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly publishing: EntryPublishing,
+  ) {}
+
+  archiveEntry(project: ProjectRef, entryId: string): Promise<WithMeta<EntryDto>> {
+    return this.db.transaction(async (em) => {
+      await lockProject(em, project.id);
+      const row = await this.lockedEntry(em, project, entryId);
+      if (row.status !== 'archived') {
+        const now = this.clock.now();
+        Object.assign(row, {
+          statusBeforeArchive: row.status,
+          status: 'archived',
+          archivedAt: now,
+          announcementStyle: null,
+          announcementUntil: null,
+          updatedAt: now,
+        });
+        await em.update(ChangelogEntryEntity, { id: row.id }, entryColumns(row));
+      }
+      return entryAnswer(em, row, this.publishing.publicUrl(project.slug, row.id));
+    });
+  }
+
+  unarchiveEntry(project: ProjectRef, entryId: string): Promise<WithMeta<EntryDto>> {
+    return this.db.transaction(async (em) => {
+      await lockProject(em, project.id);
+      const row = await this.lockedEntry(em, project, entryId);
+      if (row.status === 'archived') {
+        const now = this.clock.now();
+        const previous = row.statusBeforeArchive ?? 'draft';
+        if (holdsPlanSlot(previous)) await this.publishing.assertSlotFree(em, project);
+        const overdue = previous === 'scheduled' && (row.scheduledAt === null || row.scheduledAt.getTime() <= now.getTime());
+        Object.assign(row, { status: overdue ? 'draft' : previous, statusBeforeArchive: null, archivedAt: null, updatedAt: now });
+        await em.update(ChangelogEntryEntity, { id: row.id }, entryColumns(row));
+        if (overdue) await this.publishing.publish(em, row, project.slug);
+        else if (previous === 'scheduled') await this.publishing.schedule(em, row);
+      }
+      return entryAnswer(em, row, this.publishing.publicUrl(project.slug, row.id));
+    });
+  }
+
+  private async lockedEntry(em: EntityManager, project: ProjectRef, entryId: string): Promise<ChangelogEntryEntity> {
+    const row = isId('ce', entryId) ? await findEntryForUpdate(em, project.id, entryId) : null;
+    if (!row) throw new ApiError('NOT_FOUND', `No changelog entry ${entryId.slice(0, 64)} in this project.`, { param: 'id' });
+    return row;
+  }
+}
