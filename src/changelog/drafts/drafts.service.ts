@@ -1,18 +1,16 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { findUnsafeMarkdownLinks } from '../../common/markdown/markdown-links';
 import { codePointLength } from '../../common/validation/char-length';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Database } from '../../infra/database/database';
 import type { ProjectRef } from '../../projects/project-ref';
-import { entryPublicUrl } from '../changelog-links';
 import { sortCommits } from './commit-sorter';
 import { commitsProblem, DRAFT_LIMITS } from './draft-input';
 import { draftBody, draftCategory, draftTitle } from './draft-markdown';
-import { insertDraftEntry } from './drafts.queries';
+import { EntriesService } from '../entries/entries.service';
 import type { CreateDraftDto } from './dto/create-draft.dto';
-import { type DraftDto, toDraftDto, toDraftEntryDto } from './dto/draft.dto';
+import { type DraftDto, toDraftDto } from './dto/draft.dto';
 
 /**
  * Changelog drafts from commits (spec: Endpoints → Changelog → Drafts): `POST /v1/changelog/drafts`
@@ -44,7 +42,7 @@ export class DraftsService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly entries: EntriesService,
   ) {}
 
   async draftFromCommits(project: ProjectRef, input: CreateDraftDto): Promise<DraftDto> {
@@ -68,13 +66,13 @@ export class DraftsService {
       );
     }
     return this.db.transaction(async (em) => {
-      const row = await insertDraftEntry(
-        em,
-        project.id,
-        { title: text.title, bodyMarkdown: text.body_markdown, version: input.version ?? null, category: text.category },
-        now,
-      );
-      return toDraftDto(text, sorted, toDraftEntryDto(row, entryPublicUrl(this.config, project.slug, row.id)));
+      const entry = await this.entries.insertDraft(em, project, {
+        title: text.title,
+        bodyMarkdown: text.body_markdown,
+        version: input.version ?? null,
+        category: text.category,
+      });
+      return toDraftDto(text, sorted, entry);
     });
   }
 }

@@ -78,6 +78,19 @@ export class EntriesService {
     private readonly publishing: EntryPublishing,
   ) {}
 
+  /**
+   * Stores a draft written by another use case (drafts from commits) in `em`'s transaction, every
+   * other field at its create default. A draft is not public and holds no place under the cap.
+   */
+  async insertDraft(
+    em: EntityManager,
+    project: ProjectRef,
+    text: Pick<EntryValues, 'title' | 'bodyMarkdown' | 'version' | 'category'>,
+  ): Promise<EntryDto> {
+    const row = await insertEntry(em, project.id, 'draft', { ...NEW_ENTRY_DEFAULTS, ...text }, this.clock.now());
+    return toEntryDto(row, this.publishing.publicUrl(project.slug, row.id));
+  }
+
   async createEntry(project: ProjectRef, input: CreateEntryDto, idem: IdempotentCall | null = null): Promise<WithMeta<EntryDto>> {
     const now = this.clock.now();
     const values: EntryValues = {
@@ -93,18 +106,8 @@ export class EntriesService {
         const labelIds = await resolveLabelSlugs(em, project.id, values.labels);
         if (holdsPlanSlot(status)) await this.publishing.assertSlotFree(em, project);
         const replaced = values.announcement ? await endOtherAnnouncement(em, project.id, null) : null;
-        const row = Object.assign(new ChangelogEntryEntity(), {
-          id: newId('ce'),
-          projectId: project.id,
-          status: status === 'published' ? 'draft' : status,
-          statusBeforeArchive: null,
-          publishedAt: null,
-          archivedAt: null,
-          createdAt: now,
-          updatedAt: now,
-        });
-        assignValues(row, values);
-        await em.insert(ChangelogEntryEntity, row);
+        // A direct publish is inserted as a draft and published by the one publishing path.
+        const row = await insertEntry(em, project.id, status === 'published' ? 'draft' : status, values, now);
         await replaceEntryLabels(em, row.id, labelIds);
         if (status === 'published') await this.publishing.publish(em, row, project.slug);
         if (status === 'scheduled') await this.publishing.schedule(em, row);
@@ -218,4 +221,26 @@ export class EntriesService {
 
 function notFound(entryId: string): ApiError {
   return new ApiError('NOT_FOUND', `No changelog entry ${entryId.slice(0, 64)} in this project.`, { param: 'id' });
+}
+
+async function insertEntry(
+  em: EntityManager,
+  projectId: string,
+  status: EntryStatus,
+  values: EntryValues,
+  now: Date,
+): Promise<ChangelogEntryEntity> {
+  const row = Object.assign(new ChangelogEntryEntity(), {
+    id: newId('ce'),
+    projectId,
+    status,
+    statusBeforeArchive: null,
+    publishedAt: null,
+    archivedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  assignValues(row, values);
+  await em.insert(ChangelogEntryEntity, row);
+  return row;
 }

@@ -1,54 +1,8 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { WithStatus } from '../../../common/http/reply';
-import { ENTRY_CATEGORIES, ENTRY_STATUSES, type EntryCategory, type EntryStatus } from '../../entities/changelog-entry.entity';
-import type { ChangelogEntryEntity } from '../../entities/changelog-entry.entity';
+import { ENTRY_CATEGORIES, type EntryCategory } from '../../entities/changelog-entry.entity';
+import { EntryDto } from '../../dto/entry.dto';
 import { DRAFT_SECTIONS, SECTION_TITLES, type DraftItem, type SortedCommits } from '../commit-sorter';
-
-/**
- * The changelog entry owner view (spec: Changelog entry (owner view)), as the draft call returns
- * it. The entries service defines the same shape; the two fold into one DTO when they meet.
- */
-export class DraftEntryDto {
-  @ApiProperty({ example: 'ce_01JD3Z4Q9X8V7T6S5R4Q3P2N1M', pattern: '^ce_[0-9A-HJKMNP-TV-Z]{26}$' })
-  id: string;
-
-  @ApiProperty({ example: 'prj_01JD3Z4Q9X8V7T6S5R4Q3P2N1M', pattern: '^prj_[0-9A-HJKMNP-TV-Z]{26}$' })
-  project_id: string;
-
-  @ApiProperty({ example: 'Version 1.4.0', minLength: 1, maxLength: 200 })
-  title: string;
-
-  @ApiProperty({ example: '## New\n\n- **widget:** add dark mode', minLength: 1, maxLength: 50000 })
-  body_markdown: string;
-
-  @ApiProperty({ type: String, nullable: true, example: '1.4.0' })
-  version: string | null;
-
-  @ApiProperty({ enum: ENTRY_CATEGORIES, example: 'feature' })
-  category: EntryCategory;
-
-  @ApiProperty({ enum: ENTRY_STATUSES, example: 'draft' })
-  status: EntryStatus;
-
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null })
-  scheduled_at: string | null;
-
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null })
-  published_at: string | null;
-
-  @ApiProperty({ format: 'date-time', example: '2026-11-20T10:00:00.000Z' })
-  created_at: string;
-
-  @ApiProperty({ format: 'date-time', example: '2026-11-20T10:00:00.000Z' })
-  updated_at: string;
-
-  @ApiProperty({
-    format: 'uri',
-    example: 'https://launch.example.com/changelog/acme/ce_01JD3Z4Q9X8V7T6S5R4Q3P2N1M',
-    description: "The entry's page on the hosted changelog; it opens for other people only once the entry is published to the public.",
-  })
-  public_url: string;
-}
 
 export class DraftItemDto {
   @ApiProperty({
@@ -100,14 +54,14 @@ export class DraftSkippedDto {
   version_bumps: number;
 }
 
-@ApiExtraModels(DraftEntryDto)
+@ApiExtraModels(EntryDto)
 export class DraftDto {
   @ApiProperty({
     // A nullable reference: the entry's schema, or null (OpenAPI 3.0 has no nullable $ref).
-    anyOf: [{ $ref: getSchemaPath(DraftEntryDto) }, { type: 'object', nullable: true, enum: [null] }],
+    anyOf: [{ $ref: getSchemaPath(EntryDto) }, { type: 'object', nullable: true, enum: [null] }],
     description: 'The created draft entry (status `draft`, never published here); null on a dry run.',
   })
-  entry: DraftEntryDto | null;
+  entry: EntryDto | null;
 
   @ApiProperty({ example: 'Version 1.4.0', description: '"Version <version>" (without a leading v), else "Release notes <UTC date>".' })
   title: string;
@@ -140,23 +94,6 @@ export class DraftDto {
   skipped_by_kind: DraftSkippedDto;
 }
 
-export function toDraftEntryDto(row: ChangelogEntryEntity, publicUrl: string): DraftEntryDto {
-  return {
-    id: row.id,
-    project_id: row.projectId,
-    title: row.title,
-    body_markdown: row.bodyMarkdown,
-    version: row.version,
-    category: row.category,
-    status: row.status,
-    scheduled_at: row.scheduledAt?.toISOString() ?? null,
-    published_at: row.publishedAt?.toISOString() ?? null,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-    public_url: publicUrl,
-  };
-}
-
 function toDraftItemDto(item: DraftItem): DraftItemDto {
   return {
     subject: item.subject,
@@ -171,7 +108,7 @@ function toDraftItemDto(item: DraftItem): DraftItemDto {
 export function toDraftDto(
   text: { title: string; body_markdown: string; category: EntryCategory },
   sorted: SortedCommits,
-  entry: DraftEntryDto | null,
+  entry: EntryDto | null,
 ): DraftDto {
   const { total, ...byKind } = sorted.skipped;
   return {
