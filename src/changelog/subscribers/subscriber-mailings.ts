@@ -44,6 +44,11 @@ export const MAILING_BATCH_SIZE = 500;
  * - Every batch re-checks the entry (mailing-rules.ts): published, public audience, notify on,
  *   unexpired, a plan with subscriber emails. When a check fails, the rest is not sent and the
  *   mailing ends as `sent` with what was queued so far (the reason is logged).
+ * - One job attempt writes every batch. A mailing that outlives the lease (very large lists) may
+ *   be taken up by a second worker meanwhile; the row lock and re-read cursor keep that harmless.
+ * - Entry emails: subject = title (with the version in brackets when there is one); text = the
+ *   body as plain text, the entry's public_url, a "Choose your topics" link and an unsubscribe
+ *   link; HTML = the sanitized body in a Mustache template; fresh link tokens for every email.
  * - People who subscribe (or confirm) while a mailing runs get the entry if the cursor has not
  *   passed their id yet; ids sort by creation, so usually they do.
  */

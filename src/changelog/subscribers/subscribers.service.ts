@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { CallerKind } from '../../auth/caller';
 import { Clock } from '../../common/clock/clock';
@@ -10,6 +10,7 @@ import { OutboxService } from '../../events/outbox.service';
 import { IdempotentCall, idempotently } from '../../idempotency/idempotent-call';
 import { Database } from '../../infra/database/database';
 import { isUniqueViolation } from '../../infra/database/postgres-errors';
+import { PlanUsage } from '../../projects/plan-usage';
 import { planLimit } from '../../projects/plans';
 import type { ProjectRef } from '../../projects/project-ref';
 import { ChangelogSubscriberEntity } from '../entities/changelog-subscriber.entity';
@@ -57,16 +58,23 @@ import {
  *   another link, is 404 NOT_FOUND. Tokens never expire; they go when the person unsubscribes.
  * - Email links (SubscriberLinksService) live under /v1/changelog/subscribers/{confirm,
  *   unsubscribe,preferences}?token=…; unsubscribing deletes the subscriber, its labels and tokens.
- * - Emails about entries: see SubscriberMailings.
+ * - Every confirmation email carries an unsubscribe and a "Choose your topics" link too, with
+ *   List-Unsubscribe / List-Unsubscribe-Post (RFC 8058) headers, like every entry email.
+ * - Emails about entries: see SubscriberMailings (subscriber-mailings.ts).
  */
 @Injectable()
-export class SubscribersService {
+export class SubscribersService implements OnModuleInit {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly outbox: OutboxService,
     private readonly mailer: SubscriberMailer,
+    private readonly usage: PlanUsage,
   ) {}
+
+  onModuleInit(): void {
+    this.usage.registerCounter('subscribers', (projectId) => countSubscribers(this.db.manager, projectId));
+  }
 
   /** `idem`: the request's Idempotency-Key; its answer commits with the subscriber. */
   async createSubscriber(
