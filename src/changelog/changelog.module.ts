@@ -1,4 +1,5 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { urlencoded } from 'express';
 import { DraftsController } from './drafts/drafts.controller';
 import { DraftsService } from './drafts/drafts.service';
 import { EntriesController } from './entries/entries.controller';
@@ -7,26 +8,64 @@ import { EntryLifecycleService } from './entries/entry-lifecycle.service';
 import { EntryPublishing } from './entries/entry-publishing';
 import { LabelsController } from './labels/labels.controller';
 import { LabelsService } from './labels/labels.service';
+import { HostedChangelogController } from './public/hosted-changelog.controller';
+import { HostedChangelogService } from './public/hosted-changelog.service';
+import { PageInteractionsService } from './public/page-interactions.service';
+import { PublicChangelogController } from './public/public-changelog.controller';
+import { PublicChangelogService } from './public/public-changelog.service';
 import { ChangelogSettingsController } from './settings/changelog-settings.controller';
 import { ChangelogSettingsService } from './settings/changelog-settings.service';
+import { DashboardSubscribersController } from './subscribers/dashboard-subscribers.controller';
+import { SubscriberLinksController } from './subscribers/subscriber-links.controller';
+import { SubscriberLinksService } from './subscribers/subscriber-links.service';
+import { SubscriberMailer } from './subscribers/subscriber-mailer';
 import { SubscriberMailings } from './subscribers/subscriber-mailings';
+import { SubscribersController } from './subscribers/subscribers.controller';
+import { SubscribersService } from './subscribers/subscribers.service';
+
+// The topics form: label checkboxes; nothing bigger is a form of ours.
+const TOPICS_FORM_LIMIT = '16kb';
 
 /**
- * The changelog (spec: Changelog): entries and their lifecycle, labels, settings, the public
- * surfaces (JSON, hosted page, feeds), subscribers and their emails, drafts from commits.
+ * The changelog (spec: Changelog): entries and their lifecycle (entries/), labels, settings, the
+ * public surfaces (public/: JSON, hosted page, feeds), subscribers and their emails
+ * (subscribers/), drafts from commits (drafts/).
  */
 @Module({
   imports: [],
-  controllers: [EntriesController, LabelsController, ChangelogSettingsController, DraftsController],
+  controllers: [
+    EntriesController,
+    LabelsController,
+    ChangelogSettingsController,
+    DraftsController,
+    PublicChangelogController,
+    HostedChangelogController,
+    SubscribersController,
+    SubscriberLinksController,
+    DashboardSubscribersController,
+  ],
   providers: [
-    SubscriberMailings,
     EntryPublishing,
     EntriesService,
     EntryLifecycleService,
     LabelsService,
     ChangelogSettingsService,
     DraftsService,
+    PublicChangelogService,
+    HostedChangelogService,
+    PageInteractionsService,
+    SubscriberMailings,
+    SubscriberMailer,
+    SubscribersService,
+    SubscriberLinksService,
   ],
   exports: [DraftsService],
 })
-export class ChangelogModule {}
+export class ChangelogModule implements NestModule {
+  // The API takes JSON only; the topics page's plain HTML form posts form-encoded, on its one route.
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(urlencoded({ extended: false, limit: TOPICS_FORM_LIMIT, parameterLimit: 200 }))
+      .forRoutes({ path: 'v1/changelog/subscribers/preferences', method: RequestMethod.POST });
+  }
+}

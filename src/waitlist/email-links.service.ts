@@ -5,10 +5,12 @@ import type { RawReply } from '../common/http/reply';
 import { ContactsService } from '../contacts/contacts.service';
 import { Database } from '../infra/database/database';
 import { ProjectsService } from '../projects/projects.service';
-import { EmailTokenPurpose, hashEmailToken } from './email-tokens';
+import { hashLinkToken } from '../common/email-links/link-tokens';
+import { invalidLinkPage } from '../common/email-links/invalid-link-page';
+import { EmailTokenPurpose } from './email-tokens';
 import { WaitlistEmailTokenEntity } from './entities/waitlist-email-token.entity';
 import { WaitlistSignupEntity } from './entities/waitlist-signup.entity';
-import { confirmPromptPage, confirmedPage, invalidLinkPage, unsubscribePromptPage, unsubscribedPage } from './pages/waitlist-pages';
+import { confirmPromptPage, confirmedPage, unsubscribePromptPage, unsubscribedPage } from './pages/waitlist-pages';
 
 /**
  * The public links in waitlist emails. Mail scanners and link previewers open links (GET) before
@@ -75,7 +77,7 @@ export class EmailLinksService {
     purpose: EmailTokenPurpose,
     forUpdate: boolean,
   ): Promise<WaitlistSignupEntity | null> {
-    const link = await em.findOneBy(WaitlistEmailTokenEntity, { tokenHash: hashEmailToken(token), purpose });
+    const link = await em.findOneBy(WaitlistEmailTokenEntity, { tokenHash: hashLinkToken(token), purpose });
     if (!link) return null;
     return em.findOne(WaitlistSignupEntity, {
       where: { id: link.signupId },

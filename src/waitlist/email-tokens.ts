@@ -1,14 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { IssuedToken, issueLinkToken } from '../common/email-links/link-tokens';
 
 /** What a link token may do; a token of one purpose never works for the other. */
 export type EmailTokenPurpose = 'confirm' | 'unsubscribe';
-
-export interface IssuedToken {
-  /** Goes into the link; never stored. */
-  token: string;
-  /** SHA-256 hex of the token: what the database keeps and looks up. */
-  hash: string;
-}
 
 /** A stored token: the row of waitlist_email_tokens. */
 export interface EmailTokenRow {
@@ -26,16 +19,6 @@ export interface ConfirmationTokens {
   rows: EmailTokenRow[];
 }
 
-export function hashEmailToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
-}
-
-/** 32 random bytes, base64url: unguessable, URL-safe. */
-export function issueEmailToken(): IssuedToken {
-  const token = randomBytes(32).toString('base64url');
-  return { token, hash: hashEmailToken(token) };
-}
-
 type TokenOwner = { id: string; projectId: string };
 
 function tokenRow(owner: TokenOwner, purpose: EmailTokenPurpose, issued: IssuedToken, now: Date): EmailTokenRow {
@@ -44,8 +27,8 @@ function tokenRow(owner: TokenOwner, purpose: EmailTokenPurpose, issued: IssuedT
 
 /** Fresh confirm and unsubscribe tokens for one confirmation email; every email gets its own. */
 export function issueConfirmationTokens(signup: TokenOwner, now: Date): ConfirmationTokens {
-  const confirm = issueEmailToken();
-  const unsubscribe = issueEmailToken();
+  const confirm = issueLinkToken();
+  const unsubscribe = issueLinkToken();
   return {
     confirm: confirm.token,
     unsubscribe: unsubscribe.token,
@@ -55,7 +38,7 @@ export function issueConfirmationTokens(signup: TokenOwner, now: Date): Confirma
 
 /** A fresh unsubscribe token for one email to one signup. */
 export function issueUnsubscribeToken(signup: TokenOwner, now: Date): { token: string; row: EmailTokenRow } {
-  const issued = issueEmailToken();
+  const issued = issueLinkToken();
   return { token: issued.token, row: tokenRow(signup, 'unsubscribe', issued, now) };
 }
 

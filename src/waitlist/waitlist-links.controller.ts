@@ -4,7 +4,7 @@ import { ApiErrors } from '../common/http/api-docs';
 import { RawReply } from '../common/http/reply';
 import { Auth } from '../common/http/route-policy';
 import { EmailLinksService } from './email-links.service';
-import { EmailTokenQueryDto } from './dto/email-token-query.dto';
+import { EmailTokenQueryDto } from '../common/email-links/dto/email-token-query.dto';
 
 const HTML = { 'text/html': { schema: { type: 'string' } } };
 const INVALID = { status: 404, description: 'The token is unknown or not meant for this link.', content: HTML };

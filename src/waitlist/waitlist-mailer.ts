@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { oneClickUnsubscribe } from '../common/email-links/link-tokens';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { MailService } from '../infra/mail/mail.service';
 import type { ProjectRef } from '../projects/project-ref';
@@ -10,14 +11,6 @@ import { confirmationEmail, inviteEmail } from './waitlist-emails';
 import { insertEmailTokens } from './waitlist.queries';
 
 export type MailProject = Pick<ProjectRef, 'id' | 'name' | 'slug'>;
-
-/**
- * Mail clients show their own unsubscribe button for these headers, and large mailbox providers
- * expect them; the POST (RFC 8058 one-click) goes to the same link.
- */
-export function oneClickUnsubscribe(link: string): Record<string, string> {
-  return { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
-}
 
 /**
  * Writes the waitlist's emails into the mail outbox, in the caller's transaction. Every email gets

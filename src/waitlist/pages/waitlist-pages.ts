@@ -13,15 +13,6 @@ const TURNSTILE_SCRIPT = `${TURNSTILE_ORIGIN}/turnstile/v0/api.js`;
 /** The field the widget adds to the form it sits in. */
 export const TURNSTILE_FORM_FIELD = 'cf-turnstile-response';
 
-export function invalidLinkPage(): RawReply {
-  return htmlPage(
-    'This link is not valid',
-    '<p>The link may be incomplete. Open it again from the email, or copy the whole address.</p>',
-    {},
-    { status: 404 },
-  );
-}
-
 /** What a GET of a link shows: nothing changes until the person presses the button (mail scanners only GET). */
 export function confirmPromptPage(waitlistName: string, token: string): RawReply {
   return htmlPage(

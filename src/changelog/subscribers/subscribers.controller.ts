@@ -1,0 +1,79 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Caller } from '../../auth/caller';
+import { CurrentCaller, CurrentProject } from '../../auth/current.decorators';
+import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
+import { Paged } from '../../common/http/reply';
+import { Auth } from '../../common/http/route-policy';
+import { CurrentIdempotency } from '../../idempotency/idempotency-claims';
+import type { IdempotentCall } from '../../idempotency/idempotent-call';
+import { Idempotent } from '../../idempotency/idempotent.decorator';
+import type { ProjectRef } from '../../projects/project-ref';
+import { CreateSubscriberDto } from './dto/create-subscriber.dto';
+import { ListSubscribersQueryDto } from './dto/list-subscribers-query.dto';
+import { SetSubscriberLabelsDto, SubscriberLabelsDto } from './dto/subscriber-labels.dto';
+import { SubscriberDto } from './dto/subscriber.dto';
+import { SubscribersService } from './subscribers.service';
+
+const SUBSCRIBER_ID = { name: 'subscriber_id', example: 'sub_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' };
+
+@ApiTags('Changelog')
+@Controller('v1/changelog/subscribers')
+export class SubscribersController {
+  constructor(private readonly subscribers: SubscribersService) {}
+
+  @Post()
+  @Auth('publishable')
+  @Idempotent()
+  @ApiOperation({
+    summary:
+      'Subscribe an email to changelog emails. With a secret key the subscriber is confirmed at once (and changelog.subscriber.created is sent); with a publishable key it gets a confirmation email and is confirmed (and the event sent) when the person follows the link.',
+  })
+  @ApiEnvelope(SubscriberDto, { status: 201 })
+  @ApiErrors('VALIDATION_ERROR', 'ALREADY_SUBSCRIBED', 'PLAN_LIMIT_REACHED', 'PAYLOAD_TOO_LARGE')
+  createSubscriber(
+    @CurrentProject() project: ProjectRef,
+    @CurrentCaller() caller: Caller,
+    @Body() body: CreateSubscriberDto,
+    @CurrentIdempotency() idem: IdempotentCall | null,
+  ): Promise<SubscriberDto> {
+    return this.subscribers.createSubscriber(project, body, caller.kind, idem);
+  }
+
+  @Get()
+  @Auth('secret')
+  @ApiOperation({ summary: 'List subscribers, newest first; with `label`, those who chose that label.' })
+  @ApiEnvelope(SubscriberDto, { paged: true })
+  @ApiErrors('VALIDATION_ERROR')
+  listSubscribers(@CurrentProject() project: ProjectRef, @Query() query: ListSubscribersQueryDto): Promise<Paged<SubscriberDto>> {
+    return this.subscribers.listSubscribers(project, query);
+  }
+
+  @Put(':subscriber_id/labels')
+  @Auth('secret')
+  @ApiOperation({ summary: 'Replace the labels a subscriber follows; an empty list means every public entry.' })
+  @ApiParam(SUBSCRIBER_ID)
+  @ApiEnvelope(SubscriberLabelsDto)
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE')
+  setSubscriberLabels(
+    @CurrentProject() project: ProjectRef,
+    @Param('subscriber_id') subscriberId: string,
+    @Body() body: SetSubscriberLabelsDto,
+  ): Promise<SubscriberLabelsDto> {
+    return this.subscribers.setSubscriberLabels(project, subscriberId, body.labels);
+  }
+
+  @Put('by-token/:token/labels')
+  @HttpCode(200)
+  @Auth('none', { browser: true })
+  @ApiOperation({
+    summary:
+      'The subscriber changes their own topics, with the token of the "Choose your topics" link in any changelog email (no key). An empty list means every public entry.',
+  })
+  @ApiParam({ name: 'token', description: 'The `token` of the topics link of a changelog email.' })
+  @ApiEnvelope(SubscriberLabelsDto)
+  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE')
+  setSubscriberLabelsByToken(@Param('token') token: string, @Body() body: SetSubscriberLabelsDto): Promise<SubscriberLabelsDto> {
+    return this.subscribers.setSubscriberLabelsByToken(token, body.labels);
+  }
+}

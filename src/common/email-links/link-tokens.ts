@@ -1,0 +1,31 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/**
+ * The tokens behind links in emails (confirm, unsubscribe, manage topics), shared by every module
+ * that sends such emails. A token is 32 random bytes (base64url: unguessable, URL-safe); only its
+ * SHA-256 is stored, so a database leak gives no working link. Each module keeps its own token
+ * table, with one purpose per token, and looks tokens up by `hashLinkToken`.
+ */
+export interface IssuedToken {
+  /** Goes into the link; never stored. */
+  token: string;
+  /** SHA-256 hex of the token: what the database keeps and looks up. */
+  hash: string;
+}
+
+export function hashLinkToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export function issueLinkToken(): IssuedToken {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashLinkToken(token) };
+}
+
+/**
+ * Mail clients show their own unsubscribe button for these headers, and large mailbox providers
+ * expect them; the POST (RFC 8058 one-click) goes to the same link.
+ */
+export function oneClickUnsubscribe(link: string): Record<string, string> {
+  return { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+}
