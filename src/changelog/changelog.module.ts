@@ -1,4 +1,9 @@
 import { Module } from '@nestjs/common';
+import { HostedChangelogController } from './public/hosted-changelog.controller';
+import { HostedChangelogService } from './public/hosted-changelog.service';
+import { PageInteractionsService } from './public/page-interactions.service';
+import { PublicChangelogController } from './public/public-changelog.controller';
+import { PublicChangelogService } from './public/public-changelog.service';
 import { SubscriberMailings } from './subscribers/subscriber-mailings';
 
 /**
@@ -7,8 +12,8 @@ import { SubscriberMailings } from './subscribers/subscriber-mailings';
  */
 @Module({
   imports: [],
-  controllers: [],
-  providers: [SubscriberMailings],
+  controllers: [PublicChangelogController, HostedChangelogController],
+  providers: [SubscriberMailings, PublicChangelogService, HostedChangelogService, PageInteractionsService],
   exports: [],
 })
 export class ChangelogModule {}
