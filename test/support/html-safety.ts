@@ -17,7 +17,9 @@ export function unsafeMarkup(html: string, allowedScripts = 0): string[] {
   for (const element of elements) {
     for (const [name, value] of Object.entries(element.attribs)) {
       if (name.startsWith('on')) problems.push(`<${element.name} ${name}>`);
-      if (['href', 'src', 'action', 'formaction', 'xlink:href', 'srcset'].includes(name) && DANGEROUS_URL.test(value)) {
+      // The pages' empty icon (`data:,`) only keeps browsers from asking for /favicon.ico.
+      const emptyIcon = element.name === 'link' && element.attribs.rel === 'icon' && value === 'data:,';
+      if (['href', 'src', 'action', 'formaction', 'xlink:href', 'srcset'].includes(name) && DANGEROUS_URL.test(value) && !emptyIcon) {
         problems.push(`<${element.name} ${name}="${value}">`);
       }
     }
