@@ -47,6 +47,27 @@ class BenchController {
   }
 }
 
+/** The public changelog routes: Express's send answers If-None-Match with 304, as in the service. */
+class PublicChangelogBenchController {
+  async publicEntries(ip, slug, res) {
+    return this.answer(ip, slug, 'json', res);
+  }
+
+  async rssFeed(ip, slug, res) {
+    return this.answer(ip, slug, 'rss', res);
+  }
+
+  async page(ip, slug, res) {
+    return this.answer(ip, slug, 'page', res);
+  }
+
+  async answer(ip, slug, kind, res) {
+    if (!(await work.limitBrowser(ip))) refuse(429, 'RATE_LIMITED');
+    const reply = (await work.publicChangelog(slug, kind, baseUrl)) ?? refuse(404, 'NOT_FOUND');
+    res.status(200).type(reply.contentType).set(reply.headers).send(reply.body);
+  }
+}
+
 // Decorators applied by hand: this file runs as plain JavaScript, without a compile step.
 function route(decorator, method, params = []) {
   const descriptor = Object.getOwnPropertyDescriptor(BenchController.prototype, method);
@@ -60,8 +81,20 @@ route(Post('waitlist/signups'), 'createSignup', [nest.Headers('authorization'), 
 route(Post('feedback'), 'createFeedback', [nest.Headers('authorization'), nest.Ip(), nest.Body()]);
 Controller('v1')(BenchController);
 
+function publicRoute(decorator, method) {
+  const descriptor = Object.getOwnPropertyDescriptor(PublicChangelogBenchController.prototype, method);
+  const params = [nest.Ip(), nest.Param('slug'), nest.Res()];
+  for (const [index, param] of params.entries()) param(PublicChangelogBenchController.prototype, method, index);
+  decorator(PublicChangelogBenchController.prototype, method, descriptor);
+  Object.defineProperty(PublicChangelogBenchController.prototype, method, descriptor);
+}
+publicRoute(Get('public/changelog/:slug'), 'publicEntries');
+publicRoute(Get('public/changelog/:slug/rss.xml'), 'rssFeed');
+publicRoute(Get('changelog/:slug'), 'page');
+Controller()(PublicChangelogBenchController);
+
 class BenchModule {}
-Module({ controllers: [BenchController] })(BenchModule);
+Module({ controllers: [BenchController, PublicChangelogBenchController] })(BenchModule);
 
 async function main() {
   const app = await NestFactory.create(BenchModule, { logger: ['error'] });

@@ -53,7 +53,31 @@ const ROUTES = {
   },
 };
 
+/** GET /public/changelog/{slug}, its rss.xml, and the page /changelog/{slug}: the body, its headers, or 304. */
+const PUBLIC_CHANGELOG = /^\/(public\/)?changelog\/([^/?]+)(\/rss\.xml)?$/;
+
+async function publicChangelog(req, res, match) {
+  if (!(await work.limitBrowser(req.socket.remoteAddress))) throw new Refusal(429, 'RATE_LIMITED');
+  const kind = match[1] ? (match[3] ? 'rss' : 'json') : 'page';
+  const reply = await work.publicChangelog(match[2], kind, baseUrl);
+  if (!reply) throw new Refusal(404, 'NOT_FOUND');
+  if (req.headers['if-none-match'] === reply.headers.ETag) {
+    res.writeHead(304, { ETag: reply.headers.ETag, 'Cache-Control': reply.headers['Cache-Control'] });
+    return res.end();
+  }
+  res.writeHead(200, { ...reply.headers, 'content-type': reply.contentType, 'content-length': Buffer.byteLength(reply.body) });
+  res.end(reply.body);
+}
+
+function refuse(res, error) {
+  return error instanceof Refusal
+    ? send(res, error.status, { data: null, error: { code: error.message } })
+    : send(res, 500, { data: null, error: { code: 'INTERNAL_ERROR', message: String(error) } });
+}
+
 const server = createServer((req, res) => {
+  const changelog = req.method === 'GET' ? PUBLIC_CHANGELOG.exec(req.url.split('?')[0]) : null;
+  if (changelog) return void publicChangelog(req, res, changelog).catch((error) => refuse(res, error));
   const handler = ROUTES[`${req.method} ${req.url.split('?')[0]}`];
   if (!handler) return send(res, 404, { data: null, error: { code: 'NOT_FOUND' } });
   handler(req)

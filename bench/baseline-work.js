@@ -34,6 +34,14 @@ const { newMailRow } = dist('infra/mail/mail.service');
 const { setupCheckOf } = dist('projects/setup-check.service');
 const { toSuccessEnvelope } = dist('common/http/envelope');
 
+const { readPublicChangelog } = dist('changelog/public/public-changelog.queries');
+const { toPublicChangelogEntryDto } = dist('changelog/public/dto/public-changelog-entry.dto');
+const { publicLinks } = dist('changelog/public/public-links');
+const { buildFeed, writeFeed, FEED_FORMATS } = dist('changelog/public/changelog-feeds');
+const { changelogListPage } = dist('changelog/public/changelog-pages');
+const { cacheableReply } = dist('changelog/public/cacheable-reply');
+const { isValidSlug } = dist('projects/slugs');
+
 const { planLimit } = dist('projects/plans');
 const { ContactsService } = dist('contacts/contacts.service');
 const { OutboxService } = dist('events/outbox.service');
@@ -201,6 +209,25 @@ class BaselineWork {
       await this.outbox.record(em, project.id, 'feedback.created', feedbackCreatedData(row));
       return toFeedbackDto(row);
     });
+  }
+
+  /**
+   * The public changelog routes: the service's one statement, the same body builders and the same
+   * ETag; `kind` is `json`, `rss` or `page`. Null for an unknown slug. The caller answers 304 when
+   * `If-None-Match` carries the tag.
+   */
+  async publicChangelog(slug, kind, publicBaseUrl) {
+    if (!isValidSlug(slug)) return null;
+    const changelog = await readPublicChangelog(queryShim(this.pool), slug, { now: clock.now(), limit: 50, withLabels: kind === 'page' });
+    if (!changelog) return null;
+    const links = publicLinks({ publicBaseUrl }, changelog.project.slug);
+    if (kind === 'rss') return cacheableReply(writeFeed(buildFeed(changelog, links), 'rss'), FEED_FORMATS.rss.contentType, { cors: true });
+    if (kind === 'page') {
+      const { project, entries, labels } = changelog;
+      return changelogListPage({ projectName: project.name, slug: project.slug, entries, labels, q: null, label: null, links });
+    }
+    const data = changelog.entries.map((entry) => toPublicChangelogEntryDto(entry, links.entry(entry.id)));
+    return cacheableReply(JSON.stringify({ data, error: null }), 'application/json; charset=utf-8', { cors: true });
   }
 
   /** The outbox row MailService.queueMail writes. */

@@ -32,6 +32,90 @@ const FEEDBACK_TEXTS = [
 
 let sequence = 0;
 
+/**
+ * A changelog as a real project has one: 30 published public entries (two pinned) with a few
+ * paragraphs each and labels, plus drafts and a signed-in entry the public set leaves out. Written
+ * with SQL: the owner API is not what these routes measure.
+ */
+async function seedChangelog(env, projectId) {
+  const { Client } = require('pg');
+  const client = new Client({ connectionString: env.DATABASE_URL });
+  await client.connect();
+  try {
+    const { newId } = require('../dist/common/ids/ids');
+    const labels = [];
+    for (const [slug, colour] of [
+      ['api', 'blue'],
+      ['ui', 'green'],
+      ['billing', 'amber'],
+    ]) {
+      const id = newId('lbl');
+      await client.query(
+        `INSERT INTO changelog_labels (id, project_id, name, slug, colour, created_at, updated_at) VALUES ($1, $2, $3, $3, $4, now(), now())`,
+        [id, projectId, slug, colour],
+      );
+      labels.push(id);
+    }
+    const body = [
+      'We rebuilt the **export** pipeline: large lists now export in seconds, and the file keeps your column order.',
+      '- CSV and JSON\n- Filters carry over\n- Works from the API too: `GET /v1/exports`',
+      'Read the [guide](https://example.com/docs/exports) for details.',
+    ].join('\n\n');
+    for (let i = 0; i < 36; i += 1) {
+      const id = newId('ce');
+      const status = i < 33 ? 'published' : 'draft';
+      await client.query(
+        `INSERT INTO changelog_entries (id, project_id, title, body_markdown, version, category, status, published_at, audience, pinned,
+           cover_image_url, cta_label, cta_url, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now(), now())`,
+        [
+          id,
+          projectId,
+          `Release ${i}: faster exports`,
+          body,
+          `1.${i}.0`,
+          ['feature', 'fix', 'improvement'][i % 3],
+          status,
+          status === 'published' ? new Date(Date.now() - (36 - i) * 86_400_000) : null,
+          i === 32 ? 'signed_in' : 'public',
+          i < 2,
+          i % 5 === 0 ? 'https://images.example.com/cover.png' : null,
+          i % 4 === 0 ? 'Try it' : null,
+          i % 4 === 0 ? 'https://example.com/try' : null,
+        ],
+      );
+      await client.query('INSERT INTO changelog_entry_labels (entry_id, label_id) VALUES ($1, $2)', [id, labels[i % labels.length]]);
+    }
+    const { rows } = await client.query('SELECT slug FROM projects WHERE id = $1', [projectId]);
+    return rows[0].slug;
+  } finally {
+    await client.end();
+  }
+}
+
+/** A public changelog route: no key; `path` is filled with the project's slug. */
+function publicChangelogRoute(name, suffix, options = {}) {
+  return {
+    name,
+    method: 'GET',
+    path: '/public/changelog/{slug}',
+    expectedStatus: options.notModified ? 304 : 200,
+    prepare: async ({ createProject, env, port }) => {
+      const project = createProject(`Bench ${name}`);
+      const slug = await seedChangelog(env, project.id);
+      const path = `${options.page ? '/changelog' : '/public/changelog'}/${slug}${suffix}`;
+      const res = await fetch(`http://127.0.0.1:${port}${path}`);
+      if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
+      return { path, etag: res.headers.get('etag') };
+    },
+    request: (request, { path, etag }) => ({
+      ...request,
+      path,
+      headers: options.notModified ? { ...request.headers, 'if-none-match': etag } : request.headers,
+    }),
+  };
+}
+
 const ROUTES = [
   {
     name: 'GET /v1/setup-check',
@@ -90,6 +174,11 @@ const ROUTES = [
       });
     },
   },
+  publicChangelogRoute('GET /public/changelog/{slug}', ''),
+  // A reader (or a CDN) revalidating its copy: the same query, then 304 without a body.
+  publicChangelogRoute('GET /public/changelog/{slug} 304', '', { notModified: true }),
+  publicChangelogRoute('GET /public/changelog/{slug}/rss.xml', '/rss.xml'),
+  publicChangelogRoute('GET /changelog/{slug}', '', { page: true }),
 ];
 
 module.exports = { ROUTES };

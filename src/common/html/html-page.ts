@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { render } from 'mustache';
 import { RawReply } from '../http/reply';
+import { SafeHtml } from '../markdown/safe-html';
 
 /**
  * Small server-rendered pages (the pages behind email links, hosted forms). Templates are Mustache:
@@ -64,8 +65,11 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 /**
  * The five characters that matter in text and in quoted attributes (every attribute here is
  * quoted). Mustache's default also encodes `/`, which makes links in the page source unreadable.
+ * A `SafeHtml` (sanitized markdown, made only by the markdown renderer) is the one value written
+ * as it is, so templates need no unescaped tags even for rendered bodies.
  */
 export function escapeHtml(value: unknown): string {
+  if (value instanceof SafeHtml) return value.html;
   return String(value).replace(/[&<>"']/g, (char) => ENTITIES[char]);
 }
 

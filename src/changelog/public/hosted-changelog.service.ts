@@ -1,0 +1,67 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock/clock';
+import type { RawReply } from '../../common/http/reply';
+import { codePointLength } from '../../common/validation/char-length';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { Database } from '../../infra/database/database';
+import { SLUG_PATTERN, isValidSlug } from '../../projects/slugs';
+import { isId } from '../../common/ids/ids';
+import { changelogEntryPage, changelogListPage, changelogNotFoundPage } from './changelog-pages';
+import { PUBLIC_DEFAULT_LIMIT, PUBLIC_QUERY_MAX } from './dto/public-changelog-query.dto';
+import { readPublicChangelog } from './public-changelog.queries';
+import { publicLinks } from './public-links';
+
+/** A query parameter as one string, or null (repeated, empty or too long values are dropped). */
+function queryText(value: unknown, valid: (text: string) => boolean): string | null {
+  return typeof value === 'string' && value.trim() !== '' && valid(value) ? value.trim() : null;
+}
+
+/**
+ * The hosted changelog pages (issue 9 item 6). Same entry set and order as the JSON and the feeds
+ * (the same query); the newest 50 entries. A page is a page even when a query parameter is odd: a
+ * malformed `label` or an over-long `q` is ignored rather than answered with JSON. Unknown slugs
+ * and entries outside the public set (draft, scheduled, archived, signed-in or segment audience,
+ * expired, another project's) get the same 404 page, so nothing tells them apart. Pages are
+ * public and cacheable (ETag, `public, max-age=60`): they hold nothing personal, unlike the
+ * waitlist's pages.
+ */
+@Injectable()
+export class HostedChangelogService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async showChangelogPage(slug: string, rawLabel: unknown, rawQ: unknown): Promise<RawReply> {
+    if (!isValidSlug(slug)) return changelogNotFoundPage();
+    const label = queryText(rawLabel, (text) => SLUG_PATTERN.test(text));
+    const q = queryText(rawQ, (text) => codePointLength(text) <= PUBLIC_QUERY_MAX && !text.includes('\u0000'));
+    const changelog = await readPublicChangelog(this.db.manager, slug, {
+      now: this.clock.now(),
+      limit: PUBLIC_DEFAULT_LIMIT,
+      label,
+      q,
+      withLabels: true,
+    });
+    if (!changelog) return changelogNotFoundPage();
+    const { project, entries, labels } = changelog;
+    return changelogListPage({
+      projectName: project.name,
+      slug: project.slug,
+      entries,
+      labels,
+      q,
+      label,
+      links: publicLinks(this.config, project.slug),
+    });
+  }
+
+  async showEntryPage(slug: string, entryId: string): Promise<RawReply> {
+    if (!isValidSlug(slug) || !isId('ce', entryId)) return changelogNotFoundPage();
+    const changelog = await readPublicChangelog(this.db.manager, slug, { now: this.clock.now(), limit: 1, entryId });
+    const entry = changelog?.entries[0];
+    if (!changelog || !entry) return changelogNotFoundPage();
+    return changelogEntryPage(changelog.project.name, changelog.project.slug, entry, publicLinks(this.config, changelog.project.slug));
+  }
+}
