@@ -15,10 +15,11 @@ export function RequiresFeature(feature: Feature): MethodDecorator {
 /** The feature a route handler needs. */
 export const requiredFeatureOf = handlerMetadata<Feature>(REQUIRED_FEATURE);
 
-export function assertPlanAllows(project: ProjectRef, feature: Feature): void {
+export function assertPlanAllows(project: ProjectRef, feature: Feature, param?: string): void {
   if (planAllows(project.plan, feature)) return;
   throw new ApiError(
     'PLAN_UPGRADE_REQUIRED',
-    `This needs the ${minimumPlanFor(feature)} plan or higher; the project is on ${project.plan}.`,
+    `${param ? `${param} needs` : 'This needs'} the ${minimumPlanFor(feature)} plan or higher; the project is on ${project.plan}.`,
+    param ? { param } : {},
   );
 }

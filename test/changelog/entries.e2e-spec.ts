@@ -34,6 +34,8 @@ describe('changelog entries', () => {
     api(key)
       .post('/v1/changelog/entries')
       .send({ ...BASE, ...body });
+  const countEntries = async (projectId: string) =>
+    Number((await t.db.manager.query('SELECT count(*) AS n FROM changelog_entries WHERE project_id = $1', [projectId]))[0].n);
   const label = (slug: string) => api().post('/v1/changelog/labels').send({ name: slug, slug }).expect(201);
 
   describe('POST /v1/changelog/entries', () => {
@@ -167,14 +169,22 @@ describe('changelog entries', () => {
       await create({ body_markdown: '🎉'.repeat(50_000) }).expect(201);
     });
 
-    it('gates the segment audience to Builder and announcements to Indie', async () => {
+    it('gates the segment audience to Builder, announcements and subscriber emails to Indie', async () => {
       const free = await t.seedProject({ plan: 'free' });
       const indie = await t.seedProject({ plan: 'indie' });
       const segment = { audience: 'segment', segment: { match: 'any', rules: [{ type: 'detail', key: 'plan', op: 'eq', value: 'pro' }] } };
       const announcement = { announcement: { style: 'modal', until: '2099-01-01T00:00:00Z' } };
-      expect((await create(segment, indie.secretKey).expect(403)).body.error.code).toBe('PLAN_UPGRADE_REQUIRED');
-      expect((await create(announcement, free.secretKey).expect(403)).body.error.code).toBe('PLAN_UPGRADE_REQUIRED');
-      await create(announcement, indie.secretKey).expect(201);
+      const gate = async (body: Record<string, unknown>, key: string) => (await create(body, key).expect(403)).body.error;
+      expect(await gate(segment, indie.secretKey)).toMatchObject({ code: 'PLAN_UPGRADE_REQUIRED', param: 'audience' });
+      expect(await gate(announcement, free.secretKey)).toMatchObject({ code: 'PLAN_UPGRADE_REQUIRED', param: 'announcement' });
+      expect(await gate({ notify_subscribers: true }, free.secretKey)).toMatchObject({
+        code: 'PLAN_UPGRADE_REQUIRED',
+        param: 'notify_subscribers',
+        message: expect.stringContaining('indie'),
+      });
+      expect(await countEntries(free.project.id)).toBe(0);
+      await create({ notify_subscribers: false }, free.secretKey).expect(201);
+      await create({ ...announcement, notify_subscribers: true }, indie.secretKey).expect(201);
       const ok = await create(segment).expect(201);
       expect(ok.body.meta.entry_options).toMatchObject({ audience: 'segment', segment: segment.segment });
     });

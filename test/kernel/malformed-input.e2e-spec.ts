@@ -178,6 +178,11 @@ describe('malformed input never causes a server error', () => {
           .post('/v1/feedback')
           .send({ feedback_text: `Feedback from ${email} about the product.`, email })
           .expect(201);
+        await api.post('/v1/changelog/subscribers').send({ email }).expect(201);
+        await api
+          .post('/v1/changelog/entries')
+          .send({ title: `Entry for ${email}`, body_markdown: 'Body.', category: 'feature', status: 'draft' })
+          .expect(201);
       }
       for (const path of lists) {
         const res = await api.get(`${path}?limit=1`).expect(200);

@@ -99,7 +99,7 @@ export class EntriesService {
     };
     checkEntryValues(values, new Set(Object.keys(values) as EntryField[]), now);
     const status = statusOnCreate(input.status === 'draft', values.scheduledAt);
-    this.assertPlanGates(project, values, new Set(['audience', 'announcement']));
+    this.assertPlanGates(project, values, new Set(['audience', 'announcement', 'notifySubscribers']));
     return this.db.transaction((em) =>
       idempotently(em, idem, async () => {
         await lockProject(em, project.id);
@@ -214,8 +214,13 @@ export class EntriesService {
 
   /** Spec: Limits → Plan gates (changelog), for what this request sets. */
   private assertPlanGates(project: ProjectRef, values: EntryValues, changed: ReadonlySet<EntryField>): void {
-    if (values.audience === 'segment' && (changed.has('audience') || changed.has('segment'))) assertPlanAllows(project, 'segment_audience');
-    if (values.announcement !== null && changed.has('announcement')) assertPlanAllows(project, 'announcements');
+    if (values.audience === 'segment' && (changed.has('audience') || changed.has('segment'))) {
+      assertPlanAllows(project, 'segment_audience', 'audience');
+    }
+    if (values.announcement !== null && changed.has('announcement')) assertPlanAllows(project, 'announcements', 'announcement');
+    // Subscriber emails are an Indie feature (plans.ts): refused here rather than silently not sent.
+    if (values.notifySubscribers && changed.has('notifySubscribers'))
+      assertPlanAllows(project, 'email_notifications', 'notify_subscribers');
   }
 }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { Test, TestingModule } from '@nestjs/testing';
+import { JOBS, type JobName } from './job-catalog';
 import { JobRegistry } from './job-registry';
 import { OnJob } from './on-job.decorator';
 
@@ -20,8 +21,21 @@ class SecondSender {
   async sendAgain(): Promise<void> {}
 }
 
+/** One handler for every job of the catalog except mail.send, so each test decides mail.send alone. */
+@Injectable()
+class OtherJobs {}
+for (const job of Object.keys(JOBS) as JobName[]) {
+  if (job === 'mail.send') continue;
+  const handler = { [job]: async (): Promise<void> => {} };
+  Object.defineProperty(OtherJobs.prototype, job, { value: handler[job] });
+  OnJob(job)(OtherJobs.prototype, job, Object.getOwnPropertyDescriptor(OtherJobs.prototype, job) as PropertyDescriptor);
+}
+
 async function moduleWith(...providers: (typeof FirstSender | typeof SecondSender)[]): Promise<TestingModule> {
-  const moduleRef = await Test.createTestingModule({ imports: [DiscoveryModule], providers: [JobRegistry, ...providers] }).compile();
+  const moduleRef = await Test.createTestingModule({
+    imports: [DiscoveryModule],
+    providers: [JobRegistry, OtherJobs, ...providers],
+  }).compile();
   await moduleRef.init();
   return moduleRef;
 }
