@@ -1,10 +1,9 @@
-import { ChangelogEntryLabelEntity } from '../../src/changelog/entities/changelog-entry-label.entity';
 import { ChangelogEntryEntity } from '../../src/changelog/entities/changelog-entry.entity';
 import { ChangelogLabelEntity } from '../../src/changelog/entities/changelog-label.entity';
 import { ChangelogSubscriberEntity } from '../../src/changelog/entities/changelog-subscriber.entity';
-import { newId } from '../../src/common/ids/ids';
 import { EventEntity } from '../../src/events/entities/event.entity';
 import { MailMessageEntity } from '../../src/infra/mail/entities/mail-message.entity';
+import { seedEntry as seedEntryRow, seedLabel as seedLabelRow } from '../support/changelog-seed';
 import type { TestApp } from '../support/test-app';
 
 export const BASE_URL = 'https://launch.test';
@@ -35,59 +34,25 @@ export async function subscriberRows(t: TestApp, projectId: string): Promise<Cha
   return t.db.manager.find(ChangelogSubscriberEntity, { where: { projectId }, order: { id: 'ASC' } });
 }
 
-/** Labels are made by the labels work; these tests write the rows directly. */
-export async function seedLabel(t: TestApp, projectId: string, slug: string, name = slug.toUpperCase()): Promise<ChangelogLabelEntity> {
-  const now = t.clock.now();
-  const label = Object.assign(new ChangelogLabelEntity(), {
-    id: newId('lbl'),
-    projectId,
-    name,
-    slug,
-    colour: 'blue',
-    createdAt: now,
-    updatedAt: now,
-  });
-  await t.db.manager.insert(ChangelogLabelEntity, label);
-  return label;
+/** A label written directly; named after its slug in capitals. */
+export function seedLabel(t: TestApp, projectId: string, slug: string, name = slug.toUpperCase()): Promise<ChangelogLabelEntity> {
+  return seedLabelRow(t, projectId, { slug, name });
 }
 
-/** A published entry written directly (publishing is another module's work), with its labels. */
-export async function seedEntry(
+/** A published entry that asks for subscriber emails, written directly with its labels. */
+export function seedEntry(
   t: TestApp,
   projectId: string,
   overrides: Partial<ChangelogEntryEntity> = {},
   labels: ChangelogLabelEntity[] = [],
 ): Promise<ChangelogEntryEntity> {
-  const now = t.clock.now();
-  const entry = Object.assign(new ChangelogEntryEntity(), {
-    id: newId('ce'),
-    projectId,
+  return seedEntryRow(t, projectId, {
     title: 'Dark mode',
     bodyMarkdown: 'Everything is **darker** now. [Read the docs](https://docs.example.com/dark)',
     version: 'v2.0',
-    category: 'feature',
-    status: 'published',
-    statusBeforeArchive: null,
-    scheduledAt: null,
-    publishedAt: now,
-    archivedAt: null,
-    coverImageUrl: null,
-    ctaLabel: null,
-    ctaUrl: null,
-    audience: 'public',
-    segment: null,
-    pinned: false,
-    expiresAt: null,
-    announcementStyle: null,
-    announcementUntil: null,
+    publishedAt: t.clock.now(),
     notifySubscribers: true,
-    notifyInApp: false,
-    notifyChat: true,
-    createdAt: now,
-    updatedAt: now,
     ...overrides,
+    labels: labels.map((label) => label.slug),
   });
-  await t.db.manager.insert(ChangelogEntryEntity, entry);
-  for (const label of labels) await t.db.manager.insert(ChangelogEntryLabelEntity, { entryId: entry.id, labelId: label.id });
-  return entry;
 }

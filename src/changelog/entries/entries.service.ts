@@ -16,6 +16,7 @@ import { ListEntriesQueryDto } from '../dto/list-entries-query.dto';
 import { UpdateEntryDto } from '../dto/update-entry.dto';
 import { ChangelogEntryEntity, type EntryStatus } from '../entities/changelog-entry.entity';
 import { resolveLabelSlugs } from '../labels/label-slugs';
+import { containsPattern, publicEntryCondition } from '../public-set';
 import { endOtherAnnouncement, findEntryForUpdate, labelSlugsOf, lockProject, replaceEntryLabels } from './entries.queries';
 import { entryAnswer } from './entry-answer';
 import {
@@ -33,11 +34,6 @@ import {
 } from './entry-input';
 import { EntryPublishing } from './entry-publishing';
 import { assignValues, entryColumns, valuesOfEntry } from './entry-values';
-
-/** Where a LIKE pattern's own metacharacters are taken literally. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
 
 /**
  * Changelog entries: create, update, read, list, delete (spec: Changelog entry, Changelog entry
@@ -167,9 +163,7 @@ export class EntriesService {
     const qb = this.db.manager.createQueryBuilder(ChangelogEntryEntity, 'e').where('e.project_id = :projectId', { projectId: project.id });
     if (caller !== 'secret_key') {
       // Spec: a publishable key reads only the public changelog set.
-      qb.andWhere("e.status = 'published' AND e.audience = 'public'").andWhere('(e.expires_at IS NULL OR e.expires_at > :now)', {
-        now: this.clock.now(),
-      });
+      qb.andWhere(publicEntryCondition(':now'), { now: this.clock.now() });
     }
     if (query.status) qb.andWhere('e.status = :status', { status: query.status });
     if (query.category) qb.andWhere('e.category = :category', { category: query.category });
@@ -181,7 +175,7 @@ export class EntriesService {
       );
     }
     if (query.q) {
-      qb.andWhere("(e.title ILIKE :q ESCAPE '\\' OR e.body_markdown ILIKE :q ESCAPE '\\')", { q: likePattern(query.q) });
+      qb.andWhere("(e.title ILIKE :q ESCAPE '\\' OR e.body_markdown ILIKE :q ESCAPE '\\')", { q: containsPattern(query.q) });
     }
     return listPage(qb, query, newestFirst('ce'), (row) => toEntryDto(row, this.publishing.publicUrl(project.slug, row.id)));
   }

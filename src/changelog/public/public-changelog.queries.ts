@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { IX_ENTRIES_PUBLIC } from '../entities/changelog-entry.entity';
 import type { EntryCategory } from '../entities/changelog-entry.entity';
 import type { LabelColour } from '../entities/changelog-label.entity';
+import { containsPattern, publicEntryCondition } from '../public-set';
 
 /**
  * The public set of a project (spec: Public changelog entry; issue 9 item 6): published,
@@ -13,9 +14,6 @@ import type { LabelColour } from '../entities/changelog-label.entity';
  */
 export const PUBLIC_SET_INDEX = IX_ENTRIES_PUBLIC;
 
-/** The condition on `e` (changelog_entries) that makes an entry public at `$now`. */
-const PUBLIC_ENTRY = (now: string) =>
-  `e.status = 'published' AND e.audience = 'public' AND (e.expires_at IS NULL OR e.expires_at > ${now})`;
 
 export interface PublicLabel {
   slug: string;
@@ -65,18 +63,13 @@ export interface PublicSetFilter {
   withLabels?: boolean;
 }
 
-/** `q` as an ILIKE pattern that matches it literally: `%`, `_` and the escape character escaped. */
-export function containsPattern(q: string): string {
-  return `%${q.replace(/[\\%_]/g, '\\$&')}%`;
-}
-
 const LABELS_OF_ENTRY = `(SELECT coalesce(json_agg(json_build_object('slug', l.slug, 'name', l.name, 'colour', l.colour) ORDER BY l.name, l.slug), '[]')
      FROM changelog_entry_labels el JOIN changelog_labels l ON l.id = el.label_id WHERE el.entry_id = e.id)`;
 
 const LABELS_IN_USE = `(SELECT coalesce(json_agg(json_build_object('slug', l.slug, 'name', l.name, 'colour', l.colour) ORDER BY l.name, l.slug), '[]')
      FROM changelog_labels l WHERE l.project_id = p.id AND EXISTS (
        SELECT 1 FROM changelog_entry_labels el JOIN changelog_entries e ON e.id = el.entry_id
-       WHERE el.label_id = l.id AND e.project_id = p.id AND ${PUBLIC_ENTRY('$2')}))`;
+       WHERE el.label_id = l.id AND e.project_id = p.id AND ${publicEntryCondition('$2')}))`;
 
 /**
  * One statement per response (issue 9 item 11): the project by its unique slug, LEFT JOINed to the
@@ -92,7 +85,7 @@ export async function readPublicChangelog(em: EntityManager, slug: string, filte
       SELECT e.id, e.title, e.body_markdown, e.version, e.category, e.published_at, e.pinned, e.cover_image_url, e.cta_label, e.cta_url,
         ${LABELS_OF_ENTRY} AS labels
       FROM changelog_entries e
-      WHERE e.project_id = p.id AND ${PUBLIC_ENTRY('$2')}
+      WHERE e.project_id = p.id AND ${publicEntryCondition('$2')}
         AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM changelog_entry_labels el JOIN changelog_labels l ON l.id = el.label_id
                                           WHERE el.entry_id = e.id AND l.project_id = p.id AND l.slug = $3))
         AND ($4::text IS NULL OR e.title ILIKE $4 OR e.body_markdown ILIKE $4)
@@ -157,7 +150,7 @@ export async function recordPageInteractions(
        INSERT INTO changelog_interactions (project_id, entry_id, kind, surface, visitor, occurred_at)
        SELECT e.project_id, e.id, $3, 'page', NULL, $4
        FROM changelog_entries e JOIN p ON e.project_id = p.id
-       WHERE e.id = ANY($2) AND ${PUBLIC_ENTRY('$4')}
+       WHERE e.id = ANY($2) AND ${publicEntryCondition('$4')}
        RETURNING 1
      )
      SELECT (SELECT id FROM p) AS project_id, (SELECT count(*) FROM added) AS recorded`,
