@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { ProjectEntity } from '../../projects/entities/project.entity';
-import type { DueRow } from '../../infra/queue/due-rows.queries';
+import { DueRowColumns } from '../../infra/queue/due-row-columns';
 import { ChangelogEntryEntity } from './changelog-entry.entity';
 
 /** pending: emails still to write; sent: every matching subscriber has one in the mail outbox. */
@@ -14,7 +14,7 @@ export type MailingStatus = 'pending' | 'sent' | 'failed';
  */
 @Entity({ name: 'changelog_mailings' })
 @Index('ix_changelog_mailings_due', ['status', 'nextAttemptAt'])
-export class ChangelogMailingEntity implements DueRow {
+export class ChangelogMailingEntity extends DueRowColumns<MailingStatus> {
   @PrimaryColumn({ type: 'varchar', length: 32 })
   id: string;
 
@@ -39,21 +39,6 @@ export class ChangelogMailingEntity implements DueRow {
 
   @Column({ type: 'int', default: 0 })
   emailsQueued: number;
-
-  @Column({ type: 'varchar', length: 16 })
-  status: MailingStatus;
-
-  @Column({ type: 'int', default: 0 })
-  attempts: number;
-
-  @Column({ type: 'timestamptz' })
-  nextAttemptAt: Date;
-
-  @Column({ type: 'timestamptz', nullable: true })
-  lockedUntil: Date | null;
-
-  @Column({ type: 'text', nullable: true })
-  lastError: string | null;
 
   @Column({ type: 'timestamptz' })
   createdAt: Date;

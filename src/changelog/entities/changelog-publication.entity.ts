@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { ProjectEntity } from '../../projects/entities/project.entity';
-import type { DueRow } from '../../infra/queue/due-rows.queries';
+import { DueRowColumns } from '../../infra/queue/due-row-columns';
 import { ChangelogEntryEntity } from './changelog-entry.entity';
 
 /**
@@ -17,7 +17,7 @@ export type PublicationStatus = 'pending' | 'published' | 'skipped' | 'failed';
  */
 @Entity({ name: 'changelog_publications' })
 @Index('ix_changelog_publications_due', ['status', 'nextAttemptAt'])
-export class ChangelogPublicationEntity implements DueRow {
+export class ChangelogPublicationEntity extends DueRowColumns<PublicationStatus> {
   @PrimaryColumn({ type: 'varchar', length: 32 })
   id: string;
 
@@ -39,21 +39,6 @@ export class ChangelogPublicationEntity implements DueRow {
   /** The entry's `scheduled_at` this row was made for. */
   @Column({ type: 'timestamptz' })
   scheduledFor: Date;
-
-  @Column({ type: 'varchar', length: 16 })
-  status: PublicationStatus;
-
-  @Column({ type: 'int', default: 0 })
-  attempts: number;
-
-  @Column({ type: 'timestamptz' })
-  nextAttemptAt: Date;
-
-  @Column({ type: 'timestamptz', nullable: true })
-  lockedUntil: Date | null;
-
-  @Column({ type: 'text', nullable: true })
-  lastError: string | null;
 
   @Column({ type: 'timestamptz' })
   createdAt: Date;

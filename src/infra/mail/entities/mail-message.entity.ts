@@ -1,4 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { DueRowColumns } from '../../queue/due-row-columns';
 
 /**
  * pending: waiting to be sent; sent: accepted by the SMTP server; logged: no SMTP_URL, so written
@@ -9,7 +10,7 @@ export type MailStatus = 'pending' | 'sent' | 'logged' | 'failed';
 /** Every email the service writes, stored first and sent by a job: the mail outbox. */
 @Entity({ name: 'mail_messages' })
 @Index('ix_mail_messages_due', ['status', 'nextAttemptAt'])
-export class MailMessageEntity {
+export class MailMessageEntity extends DueRowColumns<MailStatus> {
   @PrimaryColumn({ type: 'varchar', length: 32 })
   id: string;
 
@@ -40,22 +41,6 @@ export class MailMessageEntity {
   /** Extra headers, such as List-Unsubscribe. */
   @Column({ type: 'jsonb', default: {} })
   headers: Record<string, string>;
-
-  @Column({ type: 'varchar', length: 16 })
-  status: MailStatus;
-
-  @Column({ type: 'int', default: 0 })
-  attempts: number;
-
-  @Column({ type: 'timestamptz' })
-  nextAttemptAt: Date;
-
-  /** A worker's lease on the row; the sweeper leaves leased rows alone. */
-  @Column({ type: 'timestamptz', nullable: true })
-  lockedUntil: Date | null;
-
-  @Column({ type: 'text', nullable: true })
-  lastError: string | null;
 
   @Column({ type: 'timestamptz', nullable: true })
   sentAt: Date | null;
