@@ -1,23 +1,9 @@
-import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { Browser, BrowserContext, chromium } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { BrowserFixture, startAppWithBrowser } from '../support/browser';
 import { ChangelogInteractionEntity } from '../../src/changelog/entities/changelog-interaction.entity';
 import { seedEntry } from '../support/changelog-seed';
 import { UNSAFE_MARKDOWN } from '../support/html-safety';
 import { TestApp } from '../support/test-app';
-
-// Debian's chromium; .ci/run installs it (`apt-get install -y chromium`).
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -27,17 +13,13 @@ describe('the hosted changelog in a real browser', () => {
   let origin: string;
   let browser: Browser;
 
+  let fixture: BrowserFixture | undefined;
+
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    t = await TestApp.start();
-    await t.app.listen(0, '127.0.0.1');
-    origin = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    fixture = await startAppWithBrowser();
+    ({ t, origin, browser } = fixture);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => fixture?.close());
 
   /** A context that records policy violations and page errors. */
   async function contextWith(options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; problems: string[] }> {

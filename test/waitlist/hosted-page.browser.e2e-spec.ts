@@ -1,21 +1,7 @@
-import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { Browser, BrowserContext, chromium } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { BrowserFixture, startAppWithBrowser } from '../support/browser';
 import { SeededProject, TestApp } from '../support/test-app';
 import { BASE_URL, mailsTo, signupByEmail } from './waitlist-test-helpers';
-
-// Debian's chromium; .ci/run installs it (`apt-get install -y chromium`).
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** The hosted page and the email-link pages in a real browser, as a person meets them. */
 describe('the hosted pages in a real browser', () => {
@@ -24,17 +10,13 @@ describe('the hosted pages in a real browser', () => {
   let browser: Browser;
   let seeded: SeededProject;
 
+  let fixture: BrowserFixture | undefined;
+
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    t = await TestApp.start();
-    await t.app.listen(0, '127.0.0.1');
-    origin = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    fixture = await startAppWithBrowser();
+    ({ t, origin, browser } = fixture);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => fixture?.close());
   beforeEach(async () => {
     seeded = await t.seedProject({ plan: 'indie', name: `Ada's <Engines>` });
   });
