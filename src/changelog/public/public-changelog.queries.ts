@@ -14,7 +14,6 @@ import { containsPattern, publicEntryCondition } from '../public-set';
  */
 export const PUBLIC_SET_INDEX = IX_ENTRIES_PUBLIC;
 
-
 export interface PublicLabel {
   slug: string;
   name: string;
