@@ -12,7 +12,14 @@ const { ThrottlerStorageRedisService } = require('@nest-lab/throttler-storage-re
 const Redis = require('ioredis');
 const { Pool } = require('pg');
 
-const dist = (path) => require(`../dist/${path}`);
+// A name the service no longer exports fails at start, not as a 500 in the middle of a run.
+const dist = (path) =>
+  new Proxy(require(`../dist/${path}`), {
+    get(module, name) {
+      if (!(name in module)) throw new Error(`dist/${path} exports no ${String(name)}: update bench/baseline-work.js`);
+      return module[name];
+    },
+  });
 
 // The service's own SQL helpers and pure functions, loaded once.
 const { waitlistTotals, insertAtNextPosition, creditReferrer } = dist('waitlist/waitlist.queries');
@@ -21,7 +28,7 @@ const { signupDraft, placeSignup, compactSource } = dist('waitlist/signup-row');
 const { issueConfirmationTokens, confirmUrl, unsubscribeUrl } = dist('waitlist/email-tokens');
 const { signupCreatedData } = dist('waitlist/signup-event');
 const { confirmationEmail } = dist('waitlist/waitlist-emails');
-const { oneClickUnsubscribe } = dist('waitlist/waitlist-mailer');
+const { oneClickUnsubscribe } = dist('common/email-links/link-tokens');
 const { referralLink, normalizeReferralCode } = dist('waitlist/referral');
 const { toSignupResultDto } = dist('waitlist/dto/signup-result.dto');
 const { classifyFeedback } = dist('feedback/classifier/classify-feedback');

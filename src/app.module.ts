@@ -15,6 +15,7 @@ import { ENTITIES } from './entities';
 import { EventsModule } from './events/events.module';
 import { FeedbackModule } from './feedback/feedback.module';
 import { HealthModule } from './health/health.module';
+import { NotificationsModule } from './notifications/notifications.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { DatabaseModule } from './infra/database/database.module';
 import { MailModule } from './infra/mail/mail.module';
@@ -40,6 +41,7 @@ const FEATURE_MODULES = [
   FeedbackModule,
   WaitlistModule,
   ChangelogModule,
+  NotificationsModule,
 ];
 
 /**

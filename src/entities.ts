@@ -1,3 +1,10 @@
+import { BellUserEntity } from './notifications/entities/bell-user.entity';
+import { NotificationEntity } from './notifications/entities/notification.entity';
+import { NotificationReceiptEntity } from './notifications/entities/notification-receipt.entity';
+import { NotificationRecipientEntity } from './notifications/entities/notification-recipient.entity';
+import { NotificationReleaseEntity } from './notifications/entities/notification-release.entity';
+import { NotificationSigningSecretEntity } from './notifications/entities/notification-signing-secret.entity';
+import { NotificationUsageEntity } from './notifications/entities/notification-usage.entity';
 import { ChangelogBellRequestEntity } from './changelog/entities/changelog-bell-request.entity';
 import { ChangelogEntryEntity } from './changelog/entities/changelog-entry.entity';
 import { ChangelogEntryLabelEntity } from './changelog/entities/changelog-entry-label.entity';
@@ -44,6 +51,13 @@ export const ENTITIES = [
   FeedbackEntity,
   IdempotencyRecordEntity,
   MailMessageEntity,
+  BellUserEntity,
+  NotificationEntity,
+  NotificationReceiptEntity,
+  NotificationRecipientEntity,
+  NotificationReleaseEntity,
+  NotificationSigningSecretEntity,
+  NotificationUsageEntity,
   ProjectEntity,
   WaitlistCounterEntity,
   WaitlistEmailTokenEntity,

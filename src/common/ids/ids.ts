@@ -16,6 +16,7 @@ export const ID_PREFIXES = {
   changelogMailing: 'cml',
   waitlistSignup: 'ws',
   notification: 'ntf',
+  notificationRelease: 'nrel',
   event: 'evt',
   request: 'req',
   contact: 'ct',

@@ -5,6 +5,7 @@ import { MailHeaders1795651936454 } from './migrations/1795651936454-MailHeaders
 import { IdempotencyAnswers1795689684896 } from './migrations/1795689684896-IdempotencyAnswers';
 import { TestModeProjects1795689776164 } from './migrations/1795689776164-TestModeProjects';
 import { Changelog1795699080176 } from './migrations/1795699080176-Changelog';
+import { Notifications1795701329416 } from './migrations/1795701329416-Notifications';
 
 /** Every migration, oldest first. Generated with `npm run migration:generate -- <Name>`, read, then listed here. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   IdempotencyAnswers1795689684896,
   TestModeProjects1795689776164,
   Changelog1795699080176,
+  Notifications1795701329416,
 ];
