@@ -34,7 +34,7 @@ export class NotificationDto {
   @ApiProperty({ type: String, nullable: true, example: 'billing' })
   category: string | null;
 
-  @ApiProperty({ type: [NotificationActionDto] })
+  @ApiProperty({ type: [NotificationActionDto], description: 'Up to 2 buttons.' })
   actions: NotificationActionDto[];
 
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, example: { report_id: 42 } })
