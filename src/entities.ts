@@ -5,7 +5,6 @@ import { NotificationRecipientEntity } from './notifications/entities/notificati
 import { NotificationReleaseEntity } from './notifications/entities/notification-release.entity';
 import { NotificationSigningSecretEntity } from './notifications/entities/notification-signing-secret.entity';
 import { NotificationUsageEntity } from './notifications/entities/notification-usage.entity';
-import { ChangelogBellRequestEntity } from './changelog/entities/changelog-bell-request.entity';
 import { ChangelogEntryEntity } from './changelog/entities/changelog-entry.entity';
 import { ChangelogEntryLabelEntity } from './changelog/entities/changelog-entry-label.entity';
 import { ChangelogInteractionEntity } from './changelog/entities/changelog-interaction.entity';
@@ -36,7 +35,6 @@ import { WaitlistSignupEntity } from './waitlist/entities/waitlist-signup.entity
 export const ENTITIES = [
   AccountEntity,
   ApiKeyEntity,
-  ChangelogBellRequestEntity,
   ChangelogEntryEntity,
   ChangelogEntryLabelEntity,
   ChangelogInteractionEntity,

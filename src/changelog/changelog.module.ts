@@ -1,5 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { urlencoded } from 'express';
+import { NotificationsModule } from '../notifications/notifications.module';
 import { DraftsController } from './drafts/drafts.controller';
 import { DraftsService } from './drafts/drafts.service';
 import { EntriesController } from './entries/entries.controller';
@@ -32,7 +33,8 @@ const TOPICS_FORM_LIMIT = '16kb';
  * (subscribers/), drafts from commits (drafts/).
  */
 @Module({
-  imports: [],
+  // The bell broadcast of a published entry (notify_in_app); notifications imports nothing of ours.
+  imports: [NotificationsModule],
   controllers: [
     EntriesController,
     LabelsController,

@@ -1,5 +1,5 @@
+import { NotificationEntity } from '../../src/notifications/entities/notification.entity';
 import Parser from 'rss-parser';
-import { ChangelogBellRequestEntity } from '../../src/changelog/entities/changelog-bell-request.entity';
 import { EventEntity } from '../../src/events/entities/event.entity';
 import { MailMessageEntity } from '../../src/infra/mail/entities/mail-message.entity';
 import { SeededProject, TestApp } from '../support/test-app';
@@ -101,13 +101,24 @@ describe('changelog, end to end', () => {
     expect(mails.map((mail) => mail.recipient).sort()).toEqual(['api-fan@example.com', 'everything@example.com']);
     expect(mails.every((mail) => mail.subject.includes('Webhooks for everyone'))).toBe(true);
 
-    // One bell request and one event, and saving the entry again adds neither.
+    // One bell broadcast and one event, and saving the entry again adds neither.
     await owner()
       .patch(`/v1/changelog/entries/${entry.id}`)
       .send({ pinned: true, labels: ['api', 'billing'] })
       .expect(200);
-    const bell = await t.db.manager.find(ChangelogBellRequestEntity, { where: { projectId: seeded.project.id } });
-    expect(bell).toEqual([expect.objectContaining({ entryId: entry.id, title: 'Webhooks for everyone', url: entry.public_url })]);
+    const bell = await t.db.manager.find(NotificationEntity, { where: { projectId: seeded.project.id } });
+    expect(bell).toEqual([
+      expect.objectContaining({
+        kind: 'broadcast',
+        changelogEntryId: entry.id,
+        title: 'Webhooks for everyone',
+        body: 'Signed webhooks with retries. Docs',
+        actionUrl: entry.public_url,
+        category: 'changelog',
+        status: 'visible',
+        usageMonth: null,
+      }),
+    ]);
     const events = await t.db.manager.find(EventEntity, { where: { projectId: seeded.project.id, type: 'changelog.entry.published' } });
     expect(events.map((event) => (event.data as { entry_id: string }).entry_id).sort()).toEqual([...expected].sort());
 

@@ -1,4 +1,4 @@
-import { ChangelogBellRequestEntity } from '../../src/changelog/entities/changelog-bell-request.entity';
+import { NotificationEntity } from '../../src/notifications/entities/notification.entity';
 import { ChangelogMailingEntity } from '../../src/changelog/entities/changelog-mailing.entity';
 import { EventEntity } from '../../src/events/entities/event.entity';
 import { SeededProject, TestApp } from '../support/test-app';
@@ -197,7 +197,7 @@ describe('changelog entry lifecycle', () => {
       });
     });
 
-    it('requests one bell broadcast: with the link for public, without for signed-in, never for segment', async () => {
+    it('makes one bell broadcast: with the link for public, without for signed-in, never for segment', async () => {
       const builder = await t.seedProject({ plan: 'builder' });
       const pub = (await create({ notify_in_app: true })).body.data;
       const signedIn = (await create({ notify_in_app: true, audience: 'signed_in' })).body.data;
@@ -208,15 +208,19 @@ describe('changelog entry lifecycle', () => {
         )
       ).body.data;
       const quiet = (await create({})).body.data;
-      const bell = (entryId: string) => t.db.manager.findOneBy(ChangelogBellRequestEntity, { entryId });
+      const bell = (entryId: string) => t.db.manager.findOneBy(NotificationEntity, { changelogEntryId: entryId });
       expect(await bell(pub.id)).toMatchObject({
         projectId: seeded.project.id,
+        kind: 'broadcast',
         title: pub.title,
-        url: pub.public_url,
-        audience: 'public',
-        broadcastAt: null,
+        actionUrl: pub.public_url,
+        category: 'changelog',
+        status: 'visible',
+        visibleAt: new Date(pub.published_at),
+        usageMonth: null,
+        data: { changelog_entry_id: pub.id },
       });
-      expect(await bell(signedIn.id)).toMatchObject({ url: null, audience: 'signed_in' });
+      expect(await bell(signedIn.id)).toMatchObject({ actionUrl: null, kind: 'broadcast' });
       expect(await bell(segment.id)).toBeNull();
       expect(await bell(quiet.id)).toBeNull();
     });

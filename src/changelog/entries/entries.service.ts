@@ -8,6 +8,7 @@ import { Paged, WithMeta } from '../../common/http/reply';
 import { isId, newId } from '../../common/ids/ids';
 import { idempotently, IdempotentCall } from '../../idempotency/idempotent-call';
 import { Database } from '../../infra/database/database';
+import { ChangelogBroadcasts } from '../../notifications/changelog-broadcasts.service';
 import type { ProjectRef } from '../../projects/project-ref';
 import { assertPlanAllows } from '../../projects/requires-feature';
 import { CreateEntryDto } from '../dto/create-entry.dto';
@@ -63,8 +64,11 @@ import { assignValues, entryColumns, valuesOfEntry } from './entry-values';
  *   unexpired entries, in the same owner-view shape, and its filters apply on top of that. `label`
  *   is a slug (an unknown one lists nothing); `q` matches title or body case-insensitively, with
  *   `%`, `_` and `\` taken literally.
- * - Delete is permanent and frees the entry's place under the cap; its labels, schedules and bell
- *   request go with it; feedback keeps its (now dangling) entry id.
+ * - notify_in_app left out on create follows the project's `changelog_to_bell_default` (off unless
+ *   set with PATCH /v1/notifications/settings); drafts from commits follow it too.
+ * - Delete is permanent and frees the entry's place under the cap; its labels and schedules go with
+ *   it; its bell broadcast stays (a notification: DELETE /v1/notifications/{id} removes it); feedback
+ *   keeps its (now dangling) entry id.
  */
 @Injectable()
 export class EntriesService {
@@ -72,6 +76,7 @@ export class EntriesService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly publishing: EntryPublishing,
+    private readonly bell: ChangelogBroadcasts,
   ) {}
 
   /**
@@ -83,7 +88,8 @@ export class EntriesService {
     project: ProjectRef,
     text: Pick<EntryValues, 'title' | 'bodyMarkdown' | 'version' | 'category'>,
   ): Promise<EntryDto> {
-    const row = await insertEntry(em, project.id, 'draft', { ...NEW_ENTRY_DEFAULTS, ...text }, this.clock.now());
+    const notifyInApp = await this.bell.notifyInAppDefault(em, project.id);
+    const row = await insertEntry(em, project.id, 'draft', { ...NEW_ENTRY_DEFAULTS, notifyInApp, ...text }, this.clock.now());
     return toEntryDto(row, this.publishing.publicUrl(project.slug, row.id));
   }
 
@@ -99,6 +105,8 @@ export class EntriesService {
     return this.db.transaction((em) =>
       idempotently(em, idem, async () => {
         await lockProject(em, project.id);
+        // Unsaid, notify_in_app follows the project's changelog_to_bell_default (read fresh, not from the key cache).
+        if (input.notify_in_app === undefined) values.notifyInApp = await this.bell.notifyInAppDefault(em, project.id);
         const labelIds = await resolveLabelSlugs(em, project.id, values.labels);
         if (holdsPlanSlot(status)) await this.publishing.assertSlotFree(em, project);
         const replaced = values.announcement ? await endOtherAnnouncement(em, project.id, null) : null;

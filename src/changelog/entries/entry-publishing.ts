@@ -5,6 +5,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { newId } from '../../common/ids/ids';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { OutboxService } from '../../events/outbox.service';
+import { ChangelogBroadcasts } from '../../notifications/changelog-broadcasts.service';
 import { Database } from '../../infra/database/database';
 import { DueRows, defineDueRows } from '../../infra/queue/due-rows';
 import { pendingColumns } from '../../infra/queue/due-rows.queries';
@@ -14,7 +15,6 @@ import { PlanUsage } from '../../projects/plan-usage';
 import { planLimit } from '../../projects/plans';
 import type { ProjectRef } from '../../projects/project-ref';
 import { entryPublicUrl } from '../changelog-links';
-import { ChangelogBellRequestEntity } from '../entities/changelog-bell-request.entity';
 import { ChangelogEntryEntity } from '../entities/changelog-entry.entity';
 import { ChangelogPublicationEntity } from '../entities/changelog-publication.entity';
 import { SubscriberMailings } from '../subscribers/subscriber-mailings';
@@ -44,6 +44,7 @@ export class EntryPublishing implements OnModuleInit {
     private readonly outbox: OutboxService,
     private readonly mailings: SubscriberMailings,
     private readonly usage: PlanUsage,
+    private readonly bell: ChangelogBroadcasts,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -72,7 +73,7 @@ export class EntryPublishing implements OnModuleInit {
 
   /**
    * Makes the entry live in `em`'s transaction. The first time only (`published_at` still null):
-   * the event, the bell request and the subscriber mailing. Later (unarchiving) it only goes live.
+   * the event, the bell broadcast and the subscriber mailing. Later (unarchiving) it only goes live.
    */
   async publish(em: EntityManager, entry: ChangelogEntryEntity, projectSlug: string): Promise<void> {
     const now = this.clock.now();
@@ -140,22 +141,17 @@ export class EntryPublishing implements OnModuleInit {
       cta_label: entry.ctaLabel,
       cta_url: entry.ctaUrl,
     });
-    if (entry.notifyInApp && entry.audience !== 'segment') {
-      await em
-        .createQueryBuilder()
-        .insert()
-        .into(ChangelogBellRequestEntity)
-        .values({
-          entryId: entry.id,
-          projectId: entry.projectId,
-          title: entry.title,
-          url: entry.audience === 'public' ? publicUrl : null,
-          audience: entry.audience,
-          createdAt: this.clock.now(),
-          broadcastAt: null,
-        })
-        .orIgnore()
-        .execute();
+    // One broadcast per entry (never for segment entries), written in this transaction.
+    if (entry.notifyInApp) {
+      await this.bell.broadcastEntry(em, {
+        projectId: entry.projectId,
+        entryId: entry.id,
+        title: entry.title,
+        bodyMarkdown: entry.bodyMarkdown,
+        audience: entry.audience,
+        publicUrl,
+        publishedAt: entry.publishedAt as Date,
+      });
     }
     if (entry.notifySubscribers && entry.audience === 'public') await this.mailings.queueForEntry(em, entry);
   }

@@ -6,6 +6,7 @@ import { IdempotencyAnswers1795689684896 } from './migrations/1795689684896-Idem
 import { TestModeProjects1795689776164 } from './migrations/1795689776164-TestModeProjects';
 import { Changelog1795699080176 } from './migrations/1795699080176-Changelog';
 import { Notifications1795701329416 } from './migrations/1795701329416-Notifications';
+import { NotificationIdentityRetention1795701627953 } from './migrations/1795701627953-NotificationIdentityRetention';
 
 /** Every migration, oldest first. Generated with `npm run migration:generate -- <Name>`, read, then listed here. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   TestModeProjects1795689776164,
   Changelog1795699080176,
   Notifications1795701329416,
+  NotificationIdentityRetention1795701627953,
 ];

@@ -24,6 +24,8 @@ export const IX_NOTIFICATIONS_BROADCASTS = 'ix_notifications_broadcasts';
 @Entity({ name: 'notifications' })
 @Index('ix_notifications_project_id', ['projectId', 'id'])
 @Index(IX_NOTIFICATIONS_BROADCASTS, ['projectId', 'visibleAt', 'id'], { where: `kind = 'broadcast'` })
+// Retention deletes by showing time across every project (retention/notification-retention.queries.ts).
+@Index('ix_notifications_visible_at', ['visibleAt'])
 @Index('uq_notifications_changelog_entry', ['changelogEntryId'], { unique: true, where: 'changelog_entry_id IS NOT NULL' })
 export class NotificationEntity {
   @PrimaryColumn({ type: 'varchar', length: 32 })

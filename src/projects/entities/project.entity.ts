@@ -12,6 +12,11 @@ export interface ProjectSettings {
    * from a cached ProjectRef (the key cache keeps a project for seconds).
    */
   changelog_reaction_set?: string[];
+  /**
+   * The `notify_in_app` of a new changelog entry that does not say (spec: Notification settings);
+   * absent means false. Read it from the database, like the reaction set.
+   */
+  changelog_to_bell_default?: boolean;
 }
 
 export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = { require_user_hash: true };

@@ -1,0 +1,109 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { ApiKeyCache } from '../../auth/api-key-cache';
+import { EndUserVerifier, type SigningSecretSet } from '../../auth/end-user-verifier';
+import { Clock } from '../../common/clock/clock';
+import { SecretBox } from '../../common/crypto/secret-box';
+import { ApiError } from '../../common/errors/api-error';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { afterCommit, Database } from '../../infra/database/database';
+import type { ProjectRef } from '../../projects/project-ref';
+import { RotatedSigningSecretDto, SigningSecretDto } from './dto/signing-secret.dto';
+import { generateSigningSecret, previousValidUntil } from './signing-secret-format';
+import { findSealedSecrets, insertFirstSecret, rotateSecret } from './signing-secrets.queries';
+
+const NO_SECRETS: SigningSecretSet = { current: null, previous: null };
+
+/**
+ * The notification signing secret (spec: Notification signing secret, Notification identity
+ * verification) and the reader the end-user verifier checks `user_hash` with.
+ *
+ * Choices the spec leaves open:
+ * - Format: `svc_ntf_` and 40 base62 characters. Stored sealed (AES-256-GCM with ENCRYPTION_KEY),
+ *   never hashed: the service computes HMACs with it. Never stored in clear anywhere, so the create
+ *   and rotate calls take no Idempotency-Key (a replay would have to keep the secret); a create
+ *   whose answer was lost answers 409 on retry, and a rotation gets a fresh one.
+ * - Rotating a project that has no secret answers 404 NOT_FOUND (create it first): a rotation
+ *   promises the old secret's grace, which needs an old secret.
+ * - One previous secret is kept: rotating again within 24 hours ends the grace of the secret before
+ *   (only the latest replaced one keeps verifying), as with Stripe's and Svix's rolling secrets.
+ * - The reader caches each project's opened secrets in memory for 5 s, so the bell's poll path does
+ *   not read the database per request. Create and rotate drop this process's entry after commit;
+ *   other processes pick the change up within those 5 s (no NOTIFY: the shared invalidation channel
+ *   would also clear every process's API-key cache, and a secret changes rarely). In those seconds
+ *   a hash of the brand-new secret may be refused elsewhere, while the old one still verifies.
+ */
+@Injectable()
+export class SigningSecretsService implements OnModuleInit {
+  // The key cache's TTL and generation logic fit here unchanged (5 s per entry; a read that raced
+  // with a create or rotate leaves nothing behind).
+  private readonly cache = new ApiKeyCache<SigningSecretSet>();
+  private readonly box: SecretBox | null;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly verifier: EndUserVerifier,
+  ) {
+    this.box = config.encryptionKey ? new SecretBox(config.encryptionKey) : null;
+  }
+
+  onModuleInit(): void {
+    this.verifier.useSigningSecrets((projectId) => this.readSecrets(projectId));
+  }
+
+  async createSecret(project: ProjectRef): Promise<SigningSecretDto> {
+    const secret = generateSigningSecret();
+    const now = this.clock.now();
+    await this.db.transaction(async (em) => {
+      if (!(await insertFirstSecret(em, project.id, this.sealer().seal(secret), now))) {
+        throw new ApiError('SIGNING_SECRET_ALREADY_SHOWN', 'This project already has a notification signing secret; it was shown once.', {
+          remediation:
+            'Rotate it with POST /v1/notifications/signing-secret/rotate to get a new one (the old one keeps working for 24 hours).',
+        });
+      }
+      afterCommit(em, () => this.cache.invalidate(project.id));
+    });
+    return { signing_secret: secret, created_at: now.toISOString(), shown_once: true };
+  }
+
+  async rotateSecret(project: ProjectRef): Promise<RotatedSigningSecretDto> {
+    const secret = generateSigningSecret();
+    const now = this.clock.now();
+    const validUntil = previousValidUntil(now);
+    await this.db.transaction(async (em) => {
+      if (!(await rotateSecret(em, project.id, this.sealer().seal(secret), now, validUntil))) {
+        throw new ApiError('NOT_FOUND', 'This project has no notification signing secret to rotate.', {
+          remediation: 'Create one with POST /v1/notifications/signing-secret.',
+        });
+      }
+      afterCommit(em, () => this.cache.invalidate(project.id));
+    });
+    return { signing_secret: secret, created_at: now.toISOString(), shown_once: true, previous_valid_until: validUntil.toISOString() };
+  }
+
+  /** The project's secrets, opened; from memory when read in the last 5 s. The verifier checks the grace period. */
+  async readSecrets(projectId: string): Promise<SigningSecretSet> {
+    const cached = this.cache.get(projectId, this.clock.now().getTime());
+    if (cached) return cached;
+    const generation = this.cache.generation;
+    const row = await findSealedSecrets(this.db.manager, projectId);
+    const secrets: SigningSecretSet = row
+      ? {
+          current: this.sealer().open(row.secret_ciphertext),
+          previous:
+            row.previous_ciphertext && row.previous_valid_until
+              ? { secret: this.sealer().open(row.previous_ciphertext), validUntil: row.previous_valid_until }
+              : null,
+        }
+      : NO_SECRETS;
+    this.cache.set(projectId, secrets, generation, this.clock.now().getTime());
+    return secrets;
+  }
+
+  private sealer(): SecretBox {
+    // bootstrap.ts always provides a key (generated into DATA_DIR when unset).
+    if (!this.box) throw new Error('ENCRYPTION_KEY is not configured');
+    return this.box;
+  }
+}

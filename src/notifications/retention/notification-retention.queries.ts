@@ -1,0 +1,52 @@
+import type { EntityManager } from 'typeorm';
+
+/** Serves the retention job's range scan over every project (see NotificationEntity). */
+export const IX_NOTIFICATIONS_VISIBLE_AT = 'ix_notifications_visible_at';
+
+/** Ids of notifications that showed before `cutoff`, oldest first (IX_NOTIFICATIONS_VISIBLE_AT). */
+export async function expiredNotificationIds(em: EntityManager, cutoff: Date, limit: number): Promise<string[]> {
+  const rows: { id: string }[] = await em.query('SELECT id FROM notifications WHERE visible_at < $1 ORDER BY visible_at LIMIT $2', [
+    cutoff,
+    limit,
+  ]);
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Deletes up to `limit` rows of `table` that belong to the given notifications; answers how many.
+ * Each of these tables leads its primary key or an index with notification_id.
+ */
+export async function deleteChildRowsBatch(
+  em: EntityManager,
+  table: 'notification_receipts' | 'notification_recipients' | 'notification_releases',
+  notificationIds: string[],
+  limit: number,
+): Promise<number> {
+  // The table name is one of three constants, never input. ctid picks the batch's rows without a sort.
+  const [, affected] = (await em.query(
+    `DELETE FROM ${table} WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${table} WHERE notification_id = ANY ($1) LIMIT $2))`,
+    [notificationIds, limit],
+  )) as [unknown[], number];
+  return affected;
+}
+
+export async function deleteNotifications(em: EntityManager, ids: string[]): Promise<number> {
+  const [, affected] = (await em.query('DELETE FROM notifications WHERE id = ANY ($1)', [ids])) as [unknown[], number];
+  return affected;
+}
+
+/** Deletes up to `limit` bell users of one project whose bell last asked before `cutoff` (ix_bell_users_last_seen). */
+export async function deleteBellUsersBatch(em: EntityManager, projectId: string, cutoff: Date, limit: number): Promise<number> {
+  const [, affected] = (await em.query(
+    `DELETE FROM bell_users WHERE project_id = $1 AND user_id IN (
+       SELECT user_id FROM bell_users WHERE project_id = $1 AND last_seen_at < $2 LIMIT $3)`,
+    [projectId, cutoff, limit],
+  )) as [unknown[], number];
+  return affected;
+}
+
+/** A page of project ids in id order (keyset), for jobs that work project by project. */
+export async function projectIdsAfter(em: EntityManager, after: string, limit: number): Promise<string[]> {
+  const rows: { id: string }[] = await em.query('SELECT id FROM projects WHERE id > $1 ORDER BY id LIMIT $2', [after, limit]);
+  return rows.map((row) => row.id);
+}
