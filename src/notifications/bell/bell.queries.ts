@@ -64,7 +64,7 @@ const ownIds = (after = '') => `SELECT r.notification_id AS id FROM notification
    WHERE r.project_id = $1 AND r.user_id = $2 AND r.visible_at <= $3${after && ` AND r.visible_at > ${after}`}`;
 
 /** The broadcasts their bell shows: a range of IX_NOTIFICATIONS_BROADCASTS. */
-const broadcastIds = (after = '') => `SELECT b.id FROM notifications b
+const broadcasts = (columns: string, after = '') => `SELECT ${columns} FROM notifications b
    WHERE b.project_id = $1 AND b.kind = 'broadcast' AND b.visible_at <= $3 AND (b.visible_at > $4 OR b.pinned)${
      after && ` AND b.visible_at > ${after}`
    }`;
@@ -113,9 +113,11 @@ export function bellListStatement(scope: BellScope, filter: BellListFilter): { s
   // "Only newer": pushed into both scans, so a poll with `since` reads only the new part of each range.
   const since = filter.since ? `$${params.push(filter.since)}` : '';
   const limit = `$${params.push(filter.limit)}`;
+  // The broadcast half already has its rows; the person's half fetches each by primary key.
   const sql = `SELECT ${BELL_COLUMNS}
-  FROM (${ownIds(since)} UNION ALL ${broadcastIds(since)}) ids
-  JOIN notifications n ON n.id = ids.id AND n.project_id = $1
+  FROM (SELECT n.* FROM (${ownIds(since)}) own JOIN notifications n ON n.id = own.id
+        UNION ALL
+        ${broadcasts('b.*', since)}) n
   LEFT JOIN notification_receipts x ON x.notification_id = n.id AND x.user_id = $2
   WHERE ${where.join(' AND ')}
   ORDER BY (n.pinned AND x.archived_at IS NULL) DESC, n.visible_at DESC, n.id DESC
@@ -226,7 +228,7 @@ export async function markAllRead(em: Pick<EntityManager, 'query'>, scope: BellS
   const rows: unknown[] = await em.query(
     `INSERT INTO notification_receipts (notification_id, user_id, project_id, read_at, updated_at)
      SELECT n.id, $2, $1, $5, $5
-     FROM (${ownIds()} UNION ALL ${broadcastIds()}) ids
+     FROM (${ownIds()} UNION ALL ${broadcasts('b.id')}) ids
      JOIN notifications n ON n.id = ids.id AND n.project_id = $1${byCategory}
      WHERE NOT ${DONE_RECEIPT('n.id')}
      ON CONFLICT (notification_id, user_id) DO UPDATE SET read_at = EXCLUDED.read_at, updated_at = EXCLUDED.updated_at
