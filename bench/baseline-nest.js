@@ -41,6 +41,22 @@ class BenchController {
     return { data: await work.createSignup(project, body, 'widget', baseUrl), error: null };
   }
 
+  async unreadCount(authorization, userId) {
+    return this.bell(authorization, userId, (project) => work.unreadCount(project, userId));
+  }
+
+  async inbox(authorization, userId) {
+    return this.bell(authorization, userId, (project) => work.inbox(project, userId));
+  }
+
+  /** A bell read with the secret key: the user's hourly read count, then the read. */
+  async bell(authorization, userId, read) {
+    const project = await projectOf(authorization, true);
+    if (typeof userId !== 'string' || userId.length === 0) refuse(400, 'VALIDATION_ERROR');
+    if (!(await work.countBellRead(project, userId))) refuse(429, 'RATE_LIMITED');
+    return { ...(await read(project)), error: null };
+  }
+
   async createFeedback(authorization, ip, body) {
     const project = await browserProjectOf(authorization, ip);
     return { data: await work.createFeedback(project, body), error: null };
@@ -79,6 +95,8 @@ route(Get('setup-check'), 'setupCheck', [nest.Headers('authorization')]);
 route(Get('waitlist/stats'), 'waitlistStats', [nest.Headers('authorization')]);
 route(Post('waitlist/signups'), 'createSignup', [nest.Headers('authorization'), nest.Ip(), nest.Body()]);
 route(Post('feedback'), 'createFeedback', [nest.Headers('authorization'), nest.Ip(), nest.Body()]);
+route(Get('notifications/unread/count'), 'unreadCount', [nest.Headers('authorization'), nest.Query('user_id')]);
+route(Get('notifications/inbox'), 'inbox', [nest.Headers('authorization'), nest.Query('user_id')]);
 Controller('v1')(BenchController);
 
 function publicRoute(decorator, method) {

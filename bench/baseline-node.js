@@ -40,6 +40,20 @@ async function browserProjectOf(req) {
   return project;
 }
 
+/** A bell read with the secret key: the user's hourly read count, then the read (an answer with meta). */
+async function bell(req, read) {
+  const project = await projectOf(req, true);
+  const userId = new URL(req.url, 'http://localhost').searchParams.get('user_id');
+  if (!userId) throw new Refusal(400, 'VALIDATION_ERROR');
+  if (!(await work.countBellRead(project, userId))) throw new Refusal(429, 'RATE_LIMITED');
+  return read(project, userId);
+}
+
+const BELL_ROUTES = {
+  'GET /v1/notifications/unread/count': (req) => bell(req, (project, userId) => work.unreadCount(project, userId)),
+  'GET /v1/notifications/inbox': (req) => bell(req, (project, userId) => work.inbox(project, userId)),
+};
+
 const ROUTES = {
   'GET /v1/setup-check': async (req) => [200, work.setupCheck(await projectOf(req, true), baseUrl)],
   'GET /v1/waitlist/stats': async (req) => [200, await work.waitlistStats(await projectOf(req, true))],
@@ -78,6 +92,12 @@ function refuse(res, error) {
 const server = createServer((req, res) => {
   const changelog = req.method === 'GET' ? PUBLIC_CHANGELOG.exec(req.url.split('?')[0]) : null;
   if (changelog) return void publicChangelog(req, res, changelog).catch((error) => refuse(res, error));
+  const bellRead = BELL_ROUTES[`${req.method} ${req.url.split('?')[0]}`];
+  if (bellRead) {
+    return void bellRead(req)
+      .then((answer) => send(res, 200, { data: answer.data, error: null, meta: answer.meta }))
+      .catch((error) => refuse(res, error));
+  }
   const handler = ROUTES[`${req.method} ${req.url.split('?')[0]}`];
   if (!handler) return send(res, 404, { data: null, error: { code: 'NOT_FOUND' } });
   handler(req)

@@ -49,6 +49,10 @@ const { changelogListPage } = dist('changelog/public/changelog-pages');
 const { cacheableReply } = dist('changelog/public/cacheable-reply');
 const { isValidSlug } = dist('projects/slugs');
 
+const { countUnread, listBell, recordBellUser } = dist('notifications/bell/bell.queries');
+const { hourWindow } = dist('notifications/bell/bell-reads.limit');
+const { toBellNotificationDto } = dist('notifications/bell/dto/bell-notification.dto');
+
 const { planLimit } = dist('projects/plans');
 const { ContactsService } = dist('contacts/contacts.service');
 const { OutboxService } = dist('events/outbox.service');
@@ -235,6 +239,39 @@ class BaselineWork {
     }
     const data = changelog.entries.map((entry) => toPublicChangelogEntryDto(entry, links.entry(entry.id)));
     return cacheableReply(JSON.stringify({ data, error: null }), 'application/json; charset=utf-8', { cors: true });
+  }
+
+  /**
+   * The bell's hourly read counter, as BellReadsLimit counts it (same Redis key): false past the
+   * limit; the first read of the hour records the bell user.
+   */
+  async countBellRead(project, userId) {
+    const now = clock.now();
+    const limit = planLimit(project.plan, 'bellReadsPerUserPerHour');
+    const key = `${this.queuePrefix}:rl:bell-reads:${project.id}:${hourWindow(now).hour}:${userId}`;
+    const record = await this.limits.increment(key, 3_660_000, limit, 3_660_000, 'bell-reads');
+    if (record.totalHits > limit) return false;
+    if (record.totalHits === 1) await recordBellUser(queryShim(this.pool), project.id, userId, now);
+    return true;
+  }
+
+  /** GET /v1/notifications/unread/count: InboxService.countUnread's one statement. */
+  async unreadCount(project, userId) {
+    const unreadCount = await countUnread(queryShim(this.pool), { projectId: project.id, userId, now: clock.now() });
+    return { data: { unread_count: unreadCount }, meta: { poll_interval_seconds: planLimit(project.plan, 'bellPollIntervalSeconds') } };
+  }
+
+  /** GET /v1/notifications/inbox: InboxService's list and count statements, side by side. */
+  async inbox(project, userId) {
+    const scope = { projectId: project.id, userId, now: clock.now() };
+    const [rows, unreadCount] = await Promise.all([
+      listBell(queryShim(this.pool), scope, { limit: 20 }),
+      countUnread(queryShim(this.pool), scope),
+    ]);
+    return {
+      data: rows.map(toBellNotificationDto),
+      meta: { unread_count: unreadCount, poll_interval_seconds: planLimit(project.plan, 'bellPollIntervalSeconds') },
+    };
   }
 
   /** The outbox row MailService.queueMail writes. */

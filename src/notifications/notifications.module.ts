@@ -1,4 +1,8 @@
 import { Module } from '@nestjs/common';
+import { BellReadsLimit } from './bell/bell-reads.limit';
+import { BellController } from './bell/bell.controller';
+import { InboxService } from './bell/inbox.service';
+import { ReceiptsService } from './bell/receipts.service';
 import { ChangelogBroadcasts } from './changelog-broadcasts.service';
 import { IdentityController } from './identity/identity.controller';
 import { NotificationSettingsService } from './identity/notification-settings.service';
@@ -8,15 +12,22 @@ import { NotificationRetention } from './retention/notification-retention.servic
 /**
  * In-app notifications (spec: Notification, its states, the Notifications endpoints, Notification
  * identity verification, Limits → Notifications): sending and management (sending/), the bell's
- * reads and writes (bell/), the signing secret and settings (identity/), retention (retention/),
- * and the changelog's broadcasts (changelog-broadcasts.service.ts, exported: the changelog calls it
- * while publishing; this module imports nothing of the changelog).
+ * reads and writes (bell/), the signing secret and settings (identity/), retention.
  */
 @Module({
   imports: [],
-  // IdentityController first: its fixed paths (settings, signing-secret) must win over `:id` routes.
-  controllers: [IdentityController],
-  providers: [SigningSecretsService, NotificationSettingsService, ChangelogBroadcasts, NotificationRetention],
+  // Controllers with fixed paths (settings, signing-secret, inbox, unread, read-all) come before
+  // any with `/v1/notifications/:id`, which Express would otherwise match first.
+  controllers: [IdentityController, BellController],
+  providers: [
+    SigningSecretsService,
+    NotificationSettingsService,
+    ChangelogBroadcasts,
+    NotificationRetention,
+    InboxService,
+    ReceiptsService,
+    BellReadsLimit,
+  ],
   exports: [ChangelogBroadcasts],
 })
 export class NotificationsModule {}
