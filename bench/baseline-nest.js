@@ -41,18 +41,18 @@ class BenchController {
     return { data: await work.createSignup(project, body, 'widget', baseUrl), error: null };
   }
 
-  async unreadCount(authorization, userId) {
-    return this.bell(authorization, userId, (project) => work.unreadCount(project, userId));
+  async unreadCount(authorization, ip, userId, hash) {
+    return this.bell(authorization, ip, userId, hash, (project) => work.unreadCount(project, userId));
   }
 
-  async inbox(authorization, userId) {
-    return this.bell(authorization, userId, (project) => work.inbox(project, userId));
+  async inbox(authorization, ip, userId, hash) {
+    return this.bell(authorization, ip, userId, hash, (project) => work.inbox(project, userId));
   }
 
-  /** A bell read with the secret key: the user's hourly read count, then the read. */
-  async bell(authorization, userId, read) {
-    const project = await projectOf(authorization, true);
-    if (typeof userId !== 'string' || userId.length === 0) refuse(400, 'VALIDATION_ERROR');
+  /** A browser's bell read: key, browser limit and user hash, the user's hourly read count, then the read. */
+  async bell(authorization, ip, userId, hash, read) {
+    const project = await work.authenticateEndUser(authorization, ip, userId, hash);
+    if (!project) refuse(403, 'USER_HASH_INVALID');
     if (!(await work.countBellRead(project, userId))) refuse(429, 'RATE_LIMITED');
     return { ...(await read(project)), error: null };
   }
@@ -95,8 +95,9 @@ route(Get('setup-check'), 'setupCheck', [nest.Headers('authorization')]);
 route(Get('waitlist/stats'), 'waitlistStats', [nest.Headers('authorization')]);
 route(Post('waitlist/signups'), 'createSignup', [nest.Headers('authorization'), nest.Ip(), nest.Body()]);
 route(Post('feedback'), 'createFeedback', [nest.Headers('authorization'), nest.Ip(), nest.Body()]);
-route(Get('notifications/unread/count'), 'unreadCount', [nest.Headers('authorization'), nest.Query('user_id')]);
-route(Get('notifications/inbox'), 'inbox', [nest.Headers('authorization'), nest.Query('user_id')]);
+const BELL_PARAMS = [nest.Headers('authorization'), nest.Ip(), nest.Query('user_id'), nest.Headers('x-service-user-hash')];
+route(Get('notifications/unread/count'), 'unreadCount', BELL_PARAMS);
+route(Get('notifications/inbox'), 'inbox', BELL_PARAMS);
 Controller('v1')(BenchController);
 
 function publicRoute(decorator, method) {

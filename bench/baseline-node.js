@@ -40,11 +40,16 @@ async function browserProjectOf(req) {
   return project;
 }
 
-/** A bell read with the secret key: the user's hourly read count, then the read (an answer with meta). */
+/** A browser's bell read: key, browser limit and user hash, the user's hourly read count, then the read (an answer with meta). */
 async function bell(req, read) {
-  const project = await projectOf(req, true);
   const userId = new URL(req.url, 'http://localhost').searchParams.get('user_id');
-  if (!userId) throw new Refusal(400, 'VALIDATION_ERROR');
+  const project = await work.authenticateEndUser(
+    req.headers.authorization,
+    req.socket.remoteAddress,
+    userId,
+    req.headers['x-service-user-hash'],
+  );
+  if (!project) throw new Refusal(403, 'USER_HASH_INVALID');
   if (!(await work.countBellRead(project, userId))) throw new Refusal(429, 'RATE_LIMITED');
   return read(project, userId);
 }

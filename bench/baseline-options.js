@@ -6,6 +6,7 @@ function workOptionsFromEnv() {
     queuePrefix: process.env.QUEUE_PREFIX,
     poolSize: Number(process.env.BENCH_POOL_SIZE ?? 10),
     browserLimit: Number(process.env.BROWSER_RATE_LIMIT ?? 120),
+    encryptionKey: Buffer.from(process.env.ENCRYPTION_KEY ?? '', 'base64'),
   };
 }
 

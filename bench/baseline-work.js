@@ -50,6 +50,8 @@ const { cacheableReply } = dist('changelog/public/cacheable-reply');
 const { isValidSlug } = dist('projects/slugs');
 
 const { countUnread, listBell, recordBellUser } = dist('notifications/bell/bell.queries');
+const { matchesUserHash } = dist('auth/user-hash');
+const { SecretBox } = dist('common/crypto/secret-box');
 const { hourWindow } = dist('notifications/bell/bell-reads.limit');
 const { toBellNotificationDto } = dist('notifications/bell/dto/bell-notification.dto');
 
@@ -71,9 +73,11 @@ function queryShim(client) {
 }
 
 class BaselineWork {
-  constructor({ databaseUrl, poolSize, redisUrl, queuePrefix, browserLimit }) {
+  constructor({ databaseUrl, poolSize, redisUrl, queuePrefix, browserLimit, encryptionKey }) {
     this.pool = new Pool({ connectionString: databaseUrl, max: poolSize });
     this.keys = new Map();
+    this.secrets = new Map();
+    this.box = encryptionKey.length === 32 ? new SecretBox(encryptionKey) : null;
     this.redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
     // The same counters and job options as the service: browser limit in Redis, mail jobs in BullMQ.
     this.limits = new ThrottlerStorageRedisService(this.redis);
@@ -141,6 +145,25 @@ class BaselineWork {
     if (!found || found.key.revoked_at) return null;
     if (needsSecret && found.key.type !== 'secret') return null;
     return found.project;
+  }
+
+  /**
+   * A browser's bell call: the publishable key, the per-IP browser limit, then `user_hash` checked
+   * against the project's signing secret (opened once and cached for the key cache's TTL, as the
+   * service's reader does). Null when the key or the hash is wrong.
+   */
+  async authenticateEndUser(authorization, ip, userId, hash) {
+    const project = await this.authenticate(authorization, false);
+    if (!project || typeof userId !== 'string' || typeof hash !== 'string') return null;
+    if (!(await this.limitBrowser(ip))) return null;
+    const now = Date.now();
+    let entry = this.secrets.get(project.id);
+    if (!entry || entry.expiresAt <= now) {
+      const rows = await this.pool.query('SELECT secret_ciphertext FROM notification_signing_secrets WHERE project_id = $1', [project.id]);
+      entry = { secrets: rows.rows.map((row) => this.box.open(row.secret_ciphertext)), expiresAt: now + KEY_CACHE_TTL_MS };
+      this.secrets.set(project.id, entry);
+    }
+    return matchesUserHash(userId, hash, entry.secrets) ? project : null;
   }
 
   /** GET /v1/setup-check: the same builder; Builder projects have no entry limit, so no SQL. */

@@ -177,9 +177,9 @@ async function seedBell(env, port, project, path) {
 }
 
 /**
- * A bell poll for one of the 10,000 users in turn. With the secret key (a server reading for its
- * users: no user_hash): this branch has no signing-secret reader yet. With the identity module in,
- * switch to `project.publishableKey` plus an `x-service-user-hash` header (one HMAC per request).
+ * A bell poll for one of the 10,000 users in turn, as a browser makes it: the publishable key,
+ * `user_id` and its `user_hash` (one HMAC per request on the server), under the per-IP browser
+ * limit and the user's hourly read limit. The project's signing secret is created through the API.
  */
 function bellRoute(name, path) {
   return {
@@ -189,11 +189,20 @@ function bellRoute(name, path) {
     prepare: async ({ createProject, env, port }) => {
       const project = createProject(`Bench ${name}`);
       await seedBell(env, port, project, path);
-      return { project };
+      const { data } = await call(port, 'POST', '/v1/notifications/signing-secret', project.secretKey, {});
+      const { userHashOf } = require('../dist/auth/user-hash');
+      const hashes = Array.from({ length: BELL_USERS }, (_, user) => userHashOf(`user_${user}`, data.signing_secret));
+      return { project, hashes };
     },
-    request: (request, { project }) => {
+    request: (request, { project, hashes }) => {
       sequence += 1;
-      return { ...withKey(request, project.secretKey), path: `${path}?user_id=user_${sequence % BELL_USERS}` };
+      const user = sequence % BELL_USERS;
+      const polled = withKey(request, project.publishableKey);
+      return {
+        ...polled,
+        headers: { ...polled.headers, 'x-service-user-hash': hashes[user] },
+        path: `${path}?user_id=user_${user}`,
+      };
     },
   };
 }

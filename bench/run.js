@@ -14,6 +14,7 @@ const autocannon = require('autocannon');
 const { fork, spawn, execFileSync } = require('node:child_process');
 const { readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
+const { randomBytes } = require('node:crypto');
 const { Client } = require('pg');
 const { ROUTES } = require('./routes');
 
@@ -198,6 +199,8 @@ async function main() {
     BROWSER_RATE_LIMIT: '100000000',
     // One address for every target, so the public changelog's links, bodies and ETags agree.
     PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? 'http://localhost',
+    // One key for every target, so the baselines can open the signing secret the service sealed.
+    ENCRYPTION_KEY: process.env.ENCRYPTION_KEY ?? randomBytes(32).toString('base64'),
   };
   const targets = startTargets(env);
   try {
