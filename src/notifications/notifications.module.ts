@@ -1,4 +1,13 @@
 import { Module } from '@nestjs/common';
+import { ContactsModule } from '../contacts/contacts.module';
+import { AudienceResolver } from './sending/audience';
+import { DashboardNotificationsController } from './sending/dashboard-notifications.controller';
+import { ManagementService } from './sending/management.service';
+import { NotificationByIdController } from './sending/notification-by-id.controller';
+import { NotificationsController } from './sending/notifications.controller';
+import { NotificationQuota } from './sending/quota';
+import { NotificationReleases } from './sending/releases';
+import { SendService } from './sending/send.service';
 
 /**
  * In-app notifications (spec: Notification, its states, the Notifications endpoints, Notification
@@ -6,9 +15,15 @@ import { Module } from '@nestjs/common';
  * reads and writes (bell/), the signing secret and settings (identity/), retention.
  */
 @Module({
-  imports: [],
-  controllers: [],
-  providers: [],
+  imports: [ContactsModule],
+  controllers: [
+    NotificationsController,
+    DashboardNotificationsController,
+    // Last: `GET /v1/notifications/{notification_id}` would capture every fixed GET path
+    // (inbox, unread, settings, …) registered after it.
+    NotificationByIdController,
+  ],
+  providers: [SendService, ManagementService, NotificationQuota, NotificationReleases, AudienceResolver],
   exports: [],
 })
 export class NotificationsModule {}
