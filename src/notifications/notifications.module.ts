@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ChangelogReactionSet } from '../changelog/reaction-set.service';
 import { ContactsModule } from '../contacts/contacts.module';
 import { AudienceResolver } from './sending/audience';
 import { DashboardNotificationsController } from './sending/dashboard-notifications.controller';
@@ -23,7 +24,7 @@ import { SendService } from './sending/send.service';
     // (inbox, unread, settings, …) registered after it.
     NotificationByIdController,
   ],
-  providers: [SendService, ManagementService, NotificationQuota, NotificationReleases, AudienceResolver],
+  providers: [SendService, ManagementService, NotificationQuota, NotificationReleases, AudienceResolver, ChangelogReactionSet],
   exports: [],
 })
 export class NotificationsModule {}

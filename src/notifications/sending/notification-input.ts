@@ -1,5 +1,4 @@
 import { ApiError } from '../../common/errors/api-error';
-import { isCtaUrl } from '../../changelog/entries/entry-input';
 
 /** Spec: Limits → Notification fields. */
 export const NOTIFICATION_LIMITS = {
@@ -22,12 +21,26 @@ export const CATEGORY_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** An http(s) URL with a host, or a site path (`/pricing`; not `//host`, which names another site). */
+export function isLinkOrSitePath(url: string): boolean {
+  // Control characters and spaces would let a browser read the path as something else.
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0020\u007f]/.test(url)) return false;
+  if (url.startsWith('/')) return !/^\/[/\\]/.test(url);
+  try {
+    const parsed = new URL(url);
+    return (parsed.protocol === 'https:' || parsed.protocol === 'http:') && parsed.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Why `value` is not an `action_url` (http(s) URL or site path, not `//host`), or null. */
 export function linkProblem(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value !== 'string' || value.length === 0) return 'must be a non-empty string';
   if (value.length > NOTIFICATION_LIMITS.urlMax) return `must be at most ${NOTIFICATION_LIMITS.urlMax} characters`;
-  return isCtaUrl(value) ? null : 'must be an http(s) URL or a site path starting with "/" (other schemes are refused)';
+  return isLinkOrSitePath(value) ? null : 'must be an http(s) URL or a site path starting with "/" (other schemes are refused)';
 }
 
 /** Why `value` is not a `data` object of at most 2048 bytes (UTF-8 of its JSON), or null. */

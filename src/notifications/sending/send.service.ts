@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { reactionSetOf, type ReactionName } from '../../changelog/settings/reaction-set';
+import { ChangelogReactionSet } from '../../changelog/reaction-set.service';
 import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { WithMeta } from '../../common/http/reply';
@@ -49,6 +49,7 @@ export class SendService {
     private readonly audience: AudienceResolver,
     private readonly quota: NotificationQuota,
     private readonly releases: NotificationReleases,
+    private readonly reactionSets: ChangelogReactionSet,
   ) {}
 
   async createNotification(
@@ -61,7 +62,7 @@ export class SendService {
     const visibleAt = visibleAtOf(input.send_at, now);
     return this.db.transaction((em) =>
       idempotently(em, idem, async () => {
-        const reactions = input.reactions === undefined ? null : reactionsOf(input.reactions, await this.reactionSet(em, project.id));
+        const reactions = input.reactions === undefined ? null : reactionsOf(input.reactions, await this.reactionSets.read(em, project.id));
         const group = target.kind === 'group' ? await this.reachableGroup(em, project.id, input) : null;
         const month = usageMonthOf(now);
         const usage = await this.quota.consume(em, project, month);
@@ -107,15 +108,6 @@ export class SendService {
       );
     }
     return group;
-  }
-
-  /** Read fresh: the project on the request comes from the key cache and may be seconds old. */
-  private async reactionSet(em: EntityManager, projectId: string): Promise<ReactionName[]> {
-    const [row]: { reaction_set: ReactionName[] | null }[] = await em.query(
-      "SELECT settings -> 'changelog_reaction_set' AS reaction_set FROM projects WHERE id = $1",
-      [projectId],
-    );
-    return reactionSetOf({ changelog_reaction_set: row?.reaction_set ?? undefined });
   }
 
   private notificationRow(

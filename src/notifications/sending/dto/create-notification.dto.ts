@@ -17,8 +17,7 @@ import { idPattern } from '../../../common/ids/ids';
 import { CharLength } from '../../../common/validation/char-length';
 import { IsDateTime } from '../../../common/validation/date-time';
 import { emailProblem, normalizeEmail } from '../../../common/validation/email-field';
-import { CONTACT_STAGES, type ContactStage } from '../../../contacts/contact-stages';
-import { CONSENT_FILTER, DETAIL_FILTER } from '../../../contacts/dto/list-contacts-query.dto';
+import { ContactsFilterDto } from '../../../contacts/dto/contact-filter.dto';
 import { NOTIFICATION_ICONS, type NotificationIcon } from '../../entities/notification.entity';
 import { CATEGORY_PATTERN, NOTIFICATION_LIMITS, dataProblem, linkProblem, reactionsInputProblem } from '../notification-input';
 
@@ -36,7 +35,6 @@ function Satisfies(name: string, problem: (value: unknown) => string | null, opt
   );
 }
 
-const toList = ({ value }: { value: unknown }) => (value === undefined || Array.isArray(value) ? value : [value]);
 const normalizeEmails = ({ value }: { value: unknown }) =>
   Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? normalizeEmail(item) : item)) : value;
 
@@ -48,37 +46,6 @@ export class NotificationActionInputDto {
   @ApiProperty({ example: '/reports/42', maxLength: NOTIFICATION_LIMITS.urlMax, description: 'An http(s) URL or a site path ("/…").' })
   @Satisfies('link', linkProblem)
   url: string;
-}
-
-/** The `GET /v1/contacts` filter, as a JSON object. */
-export class ContactsFilterDto {
-  @ApiPropertyOptional({ enum: CONTACT_STAGES, example: 'user' })
-  @IsOptional()
-  @IsIn(CONTACT_STAGES)
-  stage?: ContactStage;
-
-  @ApiPropertyOptional({ example: 'product_updates', description: 'A consent purpose: `purpose` (granted) or `purpose:withdrawn`.' })
-  @IsOptional()
-  @Matches(CONSENT_FILTER, { message: 'consent must be "purpose" or "purpose:granted|withdrawn"' })
-  consent?: string;
-
-  @ApiPropertyOptional({
-    oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
-    example: ['plan=pro'],
-    description: 'A detail `key=value`, or a list of them (all must hold).',
-  })
-  @IsOptional()
-  @Transform(toList)
-  @IsArray()
-  @ArrayMaxSize(20)
-  @Matches(DETAIL_FILTER, { each: true, message: 'detail must have the form key=value' })
-  detail?: string[];
-
-  @ApiPropertyOptional({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }], example: true })
-  @IsOptional()
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'boolean' ? String(value) : value))
-  @IsIn(['true', 'false'], { message: 'paying must be true or false' })
-  paying?: 'true' | 'false';
 }
 
 /** The four group fields (spec: Create input), shared by a group send and the audience preview. */
@@ -157,7 +124,7 @@ export class CreateNotificationDto extends AudienceInputDto {
   @Satisfies('link', linkProblem)
   action_url?: string | null;
 
-  @ApiPropertyOptional({ enum: NOTIFICATION_ICONS, default: 'info' })
+  @ApiPropertyOptional({ enum: NOTIFICATION_ICONS, default: 'info', example: 'check' })
   @IsOptional()
   @IsIn(NOTIFICATION_ICONS)
   icon?: NotificationIcon;
@@ -175,7 +142,7 @@ export class CreateNotificationDto extends AudienceInputDto {
   })
   category?: string | null;
 
-  @ApiPropertyOptional({ type: [NotificationActionInputDto], maxItems: NOTIFICATION_LIMITS.actionsMax })
+  @ApiPropertyOptional({ type: [NotificationActionInputDto], maxItems: NOTIFICATION_LIMITS.actionsMax, description: 'Up to 2 buttons.' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(NOTIFICATION_LIMITS.actionsMax)

@@ -53,7 +53,7 @@ export class NotificationStatsDto {
 }
 
 export class NotificationDetailDto extends SentNotificationDto {
-  @ApiProperty({ type: NotificationStatsDto })
+  @ApiProperty({ type: NotificationStatsDto, description: 'What became of it (spec: Notification stats).' })
   stats: NotificationStatsDto;
 }
 
