@@ -154,7 +154,7 @@ describe('Group sends', () => {
       const res = await preview({
         emails: ['ada@example.com', 'lead@example.com', 'ghost@example.com'],
         user_ids: ['u_ada', 'u_new'],
-      }).expect(201);
+      }).expect(200);
       expect(res.body.data).toEqual({
         people: 4,
         reachable: 2,
@@ -167,7 +167,7 @@ describe('Group sends', () => {
 
     it('keeps the sample to 20 while counting everyone', async () => {
       await seedContacts(Array.from({ length: 30 }, (_, i) => ({ email: `lead${i}@example.com`, stage: 'waitlist' })));
-      const res = await preview({ contacts: { stage: 'waitlist' } }).expect(201);
+      const res = await preview({ contacts: { stage: 'waitlist' } }).expect(200);
       expect(res.body.data).toMatchObject({ people: 30, reachable: 0, unreachable: 30 });
       expect(res.body.data.unreachable_sample).toHaveLength(20);
     });

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentProject } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
@@ -47,9 +47,10 @@ export class NotificationsController {
   }
 
   @Post('audience')
+  @HttpCode(200) // a preview creates nothing
   @Auth('secret')
   @ApiOperation({ summary: 'Preview a group: how many people it names, how many a send would reach; sends nothing.' })
-  @ApiEnvelope(AudiencePreviewDto, { status: 201 })
+  @ApiEnvelope(AudiencePreviewDto)
   @ApiErrors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE')
   previewAudience(@CurrentProject() project: ProjectRef, @Body() body: AudienceInputDto): Promise<AudiencePreviewDto> {
     return this.sending.previewAudience(project, body);
