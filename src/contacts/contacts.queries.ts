@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { CONTACT_STAGES, type ContactStage } from './contact-stages';
 import type { ConsentRecord, ContactDetails, ContactEntity } from './entities/contact.entity';
 
@@ -163,4 +163,33 @@ export async function updateContact(em: EntityManager, contact: ContactEntity): 
 
 export async function deleteContact(em: EntityManager, id: string): Promise<void> {
   await em.query('DELETE FROM contacts WHERE id = $1', [id]);
+}
+
+/** The filters of `GET /v1/contacts` (spec: Contact): notifications reuse them to pick a group. */
+export interface ContactFilter {
+  stage?: ContactStage;
+  /** `purpose` (granted) or `purpose:granted|withdrawn`. */
+  consent?: string;
+  /** `key=value` pairs; all must hold. */
+  detail?: readonly string[];
+  paying?: 'true' | 'false';
+}
+
+/** Adds `filter`'s conditions (AND) to a query over contacts aliased `qb.alias`, already limited to one project. */
+export function whereContactsMatch<Row extends object>(qb: SelectQueryBuilder<Row>, filter: ContactFilter): SelectQueryBuilder<Row> {
+  const c = qb.alias;
+  if (filter.stage) qb.andWhere(`${c}.stage = :stage`, { stage: filter.stage });
+  if (filter.paying) qb.andWhere(`${c}.paying = :paying`, { paying: filter.paying === 'true' });
+  if (filter.consent) {
+    const [purpose, status = 'granted'] = filter.consent.split(':');
+    qb.andWhere(`${c}.consents -> :purpose ->> 'status' = :consentStatus`, { purpose, consentStatus: status });
+  }
+  (filter.detail ?? []).forEach((pair, index) => {
+    const separator = pair.indexOf('=');
+    qb.andWhere(`${c}.details ->> :detailKey${index} = :detailValue${index}`, {
+      [`detailKey${index}`]: pair.slice(0, separator),
+      [`detailValue${index}`]: pair.slice(separator + 1),
+    });
+  });
+  return qb;
 }

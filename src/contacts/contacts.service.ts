@@ -9,6 +9,7 @@ import { Database } from '../infra/database/database';
 import type { ProjectRef } from '../projects/project-ref';
 import { ContactStage, laterStage } from './contact-stages';
 import {
+  ContactFilter,
   ContactKey,
   ContactKeyRow,
   deleteContact,
@@ -16,6 +17,7 @@ import {
   lockContactsByEmailOrUserId,
   updateContact,
   upsertContactsByKey,
+  whereContactsMatch,
 } from './contacts.queries';
 import { ContactDto, toContactDto } from './dto/contact.dto';
 import { ListContactsQueryDto } from './dto/list-contacts-query.dto';
@@ -28,6 +30,20 @@ export interface ContactUpsert {
   details?: ContactDetails;
   consents?: Record<string, ConsentRecord['status']>;
   paying?: boolean;
+}
+
+/** Who a contact is, for resolving groups to user ids. */
+export interface ContactIdentity {
+  id: string;
+  email: string | null;
+  user_id: string | null;
+}
+
+export interface ContactMatches {
+  withUserId: ContactIdentity[];
+  withoutUserIdSample: ContactIdentity[];
+  withUserIdCount: number;
+  withoutUserIdCount: number;
 }
 
 /** Several people known by email, for `upsertContactsByEmail`. */
@@ -78,20 +94,64 @@ export class ContactsService {
 
   async listContacts(project: ProjectRef, query: ListContactsQueryDto): Promise<Paged<ContactDto>> {
     const qb = this.db.manager.createQueryBuilder(ContactEntity, 'c').where('c.project_id = :projectId', { projectId: project.id });
-    if (query.stage) qb.andWhere('c.stage = :stage', { stage: query.stage });
-    if (query.paying) qb.andWhere('c.paying = :paying', { paying: query.paying === 'true' });
-    if (query.consent) {
-      const [purpose, status = 'granted'] = query.consent.split(':');
-      qb.andWhere(`c.consents -> :purpose ->> 'status' = :consentStatus`, { purpose, consentStatus: status });
-    }
-    (query.detail ?? []).forEach((filter, index) => {
-      const separator = filter.indexOf('=');
-      qb.andWhere(`c.details ->> :detailKey${index} = :detailValue${index}`, {
-        [`detailKey${index}`]: filter.slice(0, separator),
-        [`detailValue${index}`]: filter.slice(separator + 1),
-      });
-    });
+    whereContactsMatch(qb, query);
     return listPage(qb, query, newestFirst('ct'), toContactDto);
+  }
+
+  /** The contacts with these (normalised) emails; people not known are simply absent. */
+  async contactsByEmails(em: EntityManager, projectId: string, emails: readonly string[]): Promise<ContactIdentity[]> {
+    if (emails.length === 0) return [];
+    return this.identities(em, projectId).andWhere('c.email = ANY(:emails)', { emails }).getRawMany<ContactIdentity>();
+  }
+
+  async contactsByIds(em: EntityManager, projectId: string, contactIds: readonly string[]): Promise<ContactIdentity[]> {
+    if (contactIds.length === 0) return [];
+    return this.identities(em, projectId).andWhere('c.id = ANY(:contactIds)', { contactIds }).getRawMany<ContactIdentity>();
+  }
+
+  /**
+   * People matching a `GET /v1/contacts` filter: up to `limit` of those with a user id (newest
+   * first), how many match with and without one, and up to `sampleSize` of those without.
+   */
+  async contactsMatching(
+    em: EntityManager,
+    projectId: string,
+    filter: ContactFilter,
+    limit: number,
+    sampleSize: number,
+  ): Promise<ContactMatches> {
+    const matching = () => whereContactsMatch(this.identities(em, projectId), filter);
+    // One after another: inside a transaction they share one connection anyway.
+    const withUserId = await matching()
+      .andWhere('c.user_id IS NOT NULL')
+      .orderBy('c.id', 'DESC')
+      .limit(limit)
+      .getRawMany<ContactIdentity>();
+    const withoutUserId = await matching()
+      .andWhere('c.user_id IS NULL')
+      .orderBy('c.id', 'DESC')
+      .limit(sampleSize)
+      .getRawMany<ContactIdentity>();
+    const counts = await whereContactsMatch(
+      em.createQueryBuilder(ContactEntity, 'c').where('c.project_id = :projectId', { projectId }),
+      filter,
+    )
+      .select('COUNT(c.user_id)', 'with_user_id')
+      .addSelect('COUNT(*) - COUNT(c.user_id)', 'without_user_id')
+      .getRawOne<{ with_user_id: string; without_user_id: string }>();
+    return {
+      withUserId,
+      withoutUserIdSample: withoutUserId,
+      withUserIdCount: Number(counts?.with_user_id ?? 0),
+      withoutUserIdCount: Number(counts?.without_user_id ?? 0),
+    };
+  }
+
+  private identities(em: EntityManager, projectId: string) {
+    return em
+      .createQueryBuilder(ContactEntity, 'c')
+      .select(['c.id AS id', 'c.email AS email', 'c.user_id AS user_id'])
+      .where('c.project_id = :projectId', { projectId });
   }
 
   private keyRow(key: string, input: ContactUpsert, now: Date): ContactKeyRow {

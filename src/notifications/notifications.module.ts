@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { ChangelogReactionSet } from '../changelog/reaction-set.service';
+import { ContactsModule } from '../contacts/contacts.module';
 import { BellReadsLimit } from './bell/bell-reads.limit';
 import { BellController } from './bell/bell.controller';
 import { InboxService } from './bell/inbox.service';
@@ -8,6 +10,14 @@ import { IdentityController } from './identity/identity.controller';
 import { NotificationSettingsService } from './identity/notification-settings.service';
 import { SigningSecretsService } from './identity/signing-secrets.service';
 import { NotificationRetention } from './retention/notification-retention.service';
+import { AudienceResolver } from './sending/audience';
+import { DashboardNotificationsController } from './sending/dashboard-notifications.controller';
+import { ManagementService } from './sending/management.service';
+import { NotificationByIdController } from './sending/notification-by-id.controller';
+import { NotificationsController } from './sending/notifications.controller';
+import { NotificationQuota } from './sending/quota';
+import { NotificationReleases } from './sending/releases';
+import { SendService } from './sending/send.service';
 
 /**
  * In-app notifications (spec: Notification, its states, the Notifications endpoints, Notification
@@ -15,10 +25,16 @@ import { NotificationRetention } from './retention/notification-retention.servic
  * reads and writes (bell/), the signing secret and settings (identity/), retention.
  */
 @Module({
-  imports: [],
-  // Controllers with fixed paths (settings, signing-secret, inbox, unread, read-all) come before
-  // any with `/v1/notifications/:id`, which Express would otherwise match first.
-  controllers: [IdentityController, BellController],
+  imports: [ContactsModule],
+  controllers: [
+    // Fixed paths (settings, signing-secret, inbox, unread, read-all, usage, audience) first:
+    // Express matches in registration order, and `/v1/notifications/{notification_id}` would take them.
+    IdentityController,
+    BellController,
+    NotificationsController,
+    DashboardNotificationsController,
+    NotificationByIdController,
+  ],
   providers: [
     SigningSecretsService,
     NotificationSettingsService,
@@ -27,6 +43,12 @@ import { NotificationRetention } from './retention/notification-retention.servic
     InboxService,
     ReceiptsService,
     BellReadsLimit,
+    SendService,
+    ManagementService,
+    NotificationQuota,
+    NotificationReleases,
+    AudienceResolver,
+    ChangelogReactionSet,
   ],
   exports: [ChangelogBroadcasts],
 })

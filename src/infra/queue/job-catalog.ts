@@ -10,6 +10,7 @@ export const JOBS = {
   'mail.send': { queue: 'mail', attempts: 3 },
   'changelog.mailing': { queue: 'changelog', attempts: 3 },
   'changelog.publish': { queue: 'changelog', attempts: 3 },
+  'notifications.release': { queue: 'notifications', attempts: 3 },
 } as const satisfies Record<string, JobDefinition>;
 
 export interface JobDefinition {
@@ -29,6 +30,7 @@ export interface JobPayloads {
   'mail.send': DueRowJob;
   'changelog.mailing': DueRowJob;
   'changelog.publish': DueRowJob;
+  'notifications.release': DueRowJob;
 }
 
 export const QUEUE_NAMES = [...new Set(Object.values(JOBS).map((job) => job.queue))];

@@ -1,0 +1,58 @@
+import { Controller, Delete, Get, Param, Query } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CurrentProject } from '../../auth/current.decorators';
+import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
+import { Paged } from '../../common/http/reply';
+import { Auth } from '../../common/http/route-policy';
+import type { ProjectRef } from '../../projects/project-ref';
+import { ListNotificationsQueryDto } from './dto/list-notifications-query.dto';
+import { DeletedNotificationDto, NotificationDetailDto, SentNotificationDto } from './dto/sent-notification.dto';
+import { ManagementService } from './management.service';
+import { NOTIFICATION_ID } from './notification-by-id.controller';
+
+const PROJECT_HEADER = { name: 'X-Service-Project', required: true, description: 'The id of one of your projects.' };
+
+/** The management routes the dashboard has too (spec: "the same list, get and delete operations"). */
+@ApiTags('Dashboard')
+@Controller('v1/dashboard/notifications')
+export class DashboardNotificationsController {
+  constructor(private readonly management: ManagementService) {}
+
+  @Get()
+  @Auth('dashboard')
+  @ApiHeader(PROJECT_HEADER)
+  @ApiOperation({ summary: 'List what was sent, from the dashboard; the filters of GET /v1/notifications.' })
+  @ApiEnvelope(SentNotificationDto, { paged: true })
+  @ApiErrors('VALIDATION_ERROR')
+  dashboardListNotifications(
+    @CurrentProject() project: ProjectRef,
+    @Query() query: ListNotificationsQueryDto,
+  ): Promise<Paged<SentNotificationDto>> {
+    return this.management.listNotifications(project, query);
+  }
+
+  @Get(':notification_id')
+  @Auth('dashboard')
+  @ApiHeader(PROJECT_HEADER)
+  @ApiOperation({ summary: 'One notification with its stats, from the dashboard.' })
+  @ApiParam(NOTIFICATION_ID)
+  @ApiEnvelope(NotificationDetailDto)
+  @ApiErrors('NOT_FOUND')
+  dashboardGetNotification(@CurrentProject() project: ProjectRef, @Param('notification_id') id: string): Promise<NotificationDetailDto> {
+    return this.management.getNotification(project, id);
+  }
+
+  @Delete(':notification_id')
+  @Auth('dashboard')
+  @ApiHeader(PROJECT_HEADER)
+  @ApiOperation({ summary: 'Delete a notification, from the dashboard.' })
+  @ApiParam(NOTIFICATION_ID)
+  @ApiEnvelope(DeletedNotificationDto)
+  @ApiErrors('NOT_FOUND')
+  dashboardDeleteNotification(
+    @CurrentProject() project: ProjectRef,
+    @Param('notification_id') id: string,
+  ): Promise<DeletedNotificationDto> {
+    return this.management.deleteNotification(project, id);
+  }
+}
