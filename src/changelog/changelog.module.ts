@@ -14,6 +14,7 @@ import { HostedChangelogService } from './public/hosted-changelog.service';
 import { PageInteractionsService } from './public/page-interactions.service';
 import { PublicChangelogController } from './public/public-changelog.controller';
 import { PublicChangelogService } from './public/public-changelog.service';
+import { ChangelogReactionSet } from './reaction-set.service';
 import { ChangelogSettingsController } from './settings/changelog-settings.controller';
 import { ChangelogSettingsService } from './settings/changelog-settings.service';
 import { DashboardSubscribersController } from './subscribers/dashboard-subscribers.controller';
@@ -52,6 +53,7 @@ const TOPICS_FORM_LIMIT = '16kb';
     EntryLifecycleService,
     LabelsService,
     ChangelogSettingsService,
+    ChangelogReactionSet,
     DraftsService,
     PublicChangelogService,
     HostedChangelogService,

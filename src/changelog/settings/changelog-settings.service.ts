@@ -3,7 +3,7 @@ import { Clock } from '../../common/clock/clock';
 import { Database } from '../../infra/database/database';
 import type { ProjectRef } from '../../projects/project-ref';
 import { ChangelogSettingsDto, UpdateChangelogSettingsDto } from '../dto/changelog-settings.dto';
-import { type ReactionName, reactionSetOf } from './reaction-set';
+import { ChangelogReactionSet } from '../reaction-set.service';
 
 /**
  * Changelog settings (spec: Reaction set, `PATCH /v1/changelog/settings`; the GET is ours). Stored
@@ -16,14 +16,11 @@ export class ChangelogSettingsService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly reactionSet: ChangelogReactionSet,
   ) {}
 
   async getSettings(project: ProjectRef): Promise<ChangelogSettingsDto> {
-    const [row]: { reaction_set: ReactionName[] | null }[] = await this.db.manager.query(
-      "SELECT settings -> 'changelog_reaction_set' AS reaction_set FROM projects WHERE id = $1",
-      [project.id],
-    );
-    return { reaction_set: reactionSetOf({ changelog_reaction_set: row?.reaction_set ?? undefined }) };
+    return { reaction_set: await this.reactionSet.read(this.db.manager, project.id) };
   }
 
   async updateSettings(project: ProjectRef, input: UpdateChangelogSettingsDto): Promise<ChangelogSettingsDto> {
