@@ -9,6 +9,8 @@
  * a comma list of route names), DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres: a
  * database of its own is created and dropped there), REDIS_URL (redis://127.0.0.1:6379),
  * BENCH_JSON (a path: write the results there too), BENCH_CPU_PROFILE (a folder: the service's CPU profile).
+ * After the routes it times single sends at scale (bench/send-timings.js); with BENCH_ROUTES, only
+ * when the list names `send timings`.
  */
 const autocannon = require('autocannon');
 const { fork, spawn, execFileSync } = require('node:child_process');
@@ -17,6 +19,7 @@ const { join } = require('node:path');
 const { randomBytes } = require('node:crypto');
 const { Client } = require('pg');
 const { ROUTES } = require('./routes');
+const { sendTimings } = require('./send-timings');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -224,11 +227,17 @@ async function main() {
         `${route.name}: ours ${Math.round(summary.service.rps)} req/s, ${(summary.vsBareNest * 100).toFixed(0)}% of bare nest\n`,
       );
     }
-    printSummary(summaries);
+    if (summaries.length > 0) printSummary(summaries);
+    // Send latency at scale, unless a route list was asked for without it.
+    let sends = null;
+    if (!process.env.BENCH_ROUTES || wanted.includes('send timings')) {
+      sends = await sendTimings({ port: PORTS.service, env, createProject: (name) => createProject(env, name) });
+      console.table(sends.map((row) => ({ ...row, median_ms: Math.round(row.median_ms) })));
+    }
     if (process.env.BENCH_JSON)
       writeFileSync(
         process.env.BENCH_JSON,
-        JSON.stringify({ seconds: SECONDS, connections: CONNECTIONS, rounds: ROUNDS, summaries }, null, 2),
+        JSON.stringify({ seconds: SECONDS, connections: CONNECTIONS, rounds: ROUNDS, summaries, sends }, null, 2),
       );
   } finally {
     for (const child of Object.values(targets)) child.kill('SIGTERM');
