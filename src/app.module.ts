@@ -23,6 +23,7 @@ import { QueueModule } from './infra/queue/queue.module';
 import { RateLimitModule } from './infra/rate-limit/rate-limit.module';
 import { ProjectsModule } from './projects/projects.module';
 import { WaitlistModule } from './waitlist/waitlist.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 export interface AppModuleOptions {
   clock?: Clock;
@@ -42,6 +43,7 @@ const FEATURE_MODULES = [
   WaitlistModule,
   ChangelogModule,
   NotificationsModule,
+  WebhooksModule,
 ];
 
 /**

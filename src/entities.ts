@@ -1,3 +1,5 @@
+import { WebhookDeliveryEntity } from './webhooks/entities/webhook-delivery.entity';
+import { WebhookEndpointEntity } from './webhooks/entities/webhook-endpoint.entity';
 import { BellUserEntity } from './notifications/entities/bell-user.entity';
 import { NotificationEntity } from './notifications/entities/notification.entity';
 import { NotificationReceiptEntity } from './notifications/entities/notification-receipt.entity';
@@ -60,4 +62,6 @@ export const ENTITIES = [
   WaitlistCounterEntity,
   WaitlistEmailTokenEntity,
   WaitlistSignupEntity,
+  WebhookDeliveryEntity,
+  WebhookEndpointEntity,
 ];

@@ -7,6 +7,7 @@ import { TestModeProjects1795689776164 } from './migrations/1795689776164-TestMo
 import { Changelog1795699080176 } from './migrations/1795699080176-Changelog';
 import { Notifications1795701329416 } from './migrations/1795701329416-Notifications';
 import { NotificationIdentityRetention1795701627953 } from './migrations/1795701627953-NotificationIdentityRetention';
+import { Webhooks1795703955013 } from './migrations/1795703955013-Webhooks';
 
 /** Every migration, oldest first. Generated with `npm run migration:generate -- <Name>`, read, then listed here. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   Changelog1795699080176,
   Notifications1795701329416,
   NotificationIdentityRetention1795701627953,
+  Webhooks1795703955013,
 ];
