@@ -130,7 +130,9 @@ describe('scheduled publishing', () => {
       expect(await t.db.manager.findOneByOrFail(ChangelogEntryEntity, { id: rescheduled })).toMatchObject({ status: 'published' });
     });
 
-    it('is published by the sweeper of a new process after a restart', async () => {
+    // A second process needs a database of its own to share: the embedded one serves a single
+    // session, which two applications' queue workers cannot share (CI runs this on PostgreSQL).
+    (process.env.DATABASE_URL ? it : it.skip)('is published by the sweeper of a new process after a restart', async () => {
       const { secretKey } = await t.seedProject({ plan: 'indie' });
       // The first process schedules the entry, then stops before its time.
       const first = await startProcess(t, 'off');

@@ -139,8 +139,9 @@ describe('Group sends', () => {
     const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
     expect(res.body.data.recipient_count).toBe(10_000);
     expect(await t.db.manager.count(NotificationRecipientEntity, { where: { notificationId: res.body.data.id } })).toBe(10_000);
-    // Loose on purpose (shared CI machines); measured about 150-250 ms here.
-    expect(elapsedMs).toBeLessThan(1_000);
+    // Under a second on PostgreSQL (measured 150-250 ms; `npm run bench` gives ~110 ms); the embedded
+    // WebAssembly database is several times slower, so it only has to stay in the same order.
+    expect(elapsedMs).toBeLessThan(process.env.DATABASE_URL ? 1_000 : 5_000);
     process.stdout.write(`group of 10,000: ${elapsedMs.toFixed(0)} ms\n`);
     const tooMany = await send({ ...base, contacts: { stage: 'user' } }).expect(422);
     expect(tooMany.body.error.code).toBe('TOO_MANY_RECIPIENTS');
