@@ -108,7 +108,10 @@ describe('webhook endpoints', () => {
       await create({ url: URL_A, events: ['*'] }).expect(201);
       await create({ url: URL_A, events: ['*'] }).expect(201);
       const res = await create({ url: URL_A, events: ['*'] }).expect(403);
-      expect(res.body.error).toMatchObject({ code: 'WEBHOOK_LIMIT_REACHED', message: 'The indie plan allows 2 webhook endpoints; this project has 2.' });
+      expect(res.body.error).toMatchObject({
+        code: 'WEBHOOK_LIMIT_REACHED',
+        message: 'The indie plan allows 2 webhook endpoints; this project has 2.',
+      });
       const builder = await t.seedProject({ plan: 'builder' });
       for (let i = 0; i < 5; i += 1) await create({ url: URL_A, events: ['*'] }, builder.secretKey).expect(201);
       expect((await create({ url: URL_A, events: ['*'] }, builder.secretKey).expect(403)).body.error.code).toBe('WEBHOOK_LIMIT_REACHED');
@@ -128,12 +131,21 @@ describe('webhook endpoints', () => {
       expect(replay.headers['idempotent-replayed']).toBe('true');
       expect(replay.body).toEqual(first.body);
       expect(await t.db.manager.count(WebhookEndpointEntity, { where: { projectId: indie.project.id } })).toBe(1);
-      const conflict = await create({ ...body, events: ['feedback.created'] }).set('Idempotency-Key', 'wh-create-1').expect(409);
+      const conflict = await create({ ...body, events: ['feedback.created'] })
+        .set('Idempotency-Key', 'wh-create-1')
+        .expect(409);
       expect(conflict.body.error.code).toBe('IDEMPOTENCY_CONFLICT');
     });
 
     it('needs the secret key', async () => {
-      expect((await t.api.post('/v1/webhooks').send({ url: URL_A, events: ['*'] }).expect(401)).body.error.code).toBe('MISSING_AUTH');
+      expect(
+        (
+          await t.api
+            .post('/v1/webhooks')
+            .send({ url: URL_A, events: ['*'] })
+            .expect(401)
+        ).body.error.code,
+      ).toBe('MISSING_AUTH');
       const res = await create({ url: URL_A, events: ['*'] }, indie.publishableKey).expect(403);
       expect(res.body.error.code).toBe('KEY_INSUFFICIENT_PERMISSIONS');
     });
@@ -176,8 +188,15 @@ describe('webhook endpoints', () => {
     it('changes events and the URL, re-sealed and re-masked', async () => {
       const { id } = (await create({ url: URL_A, events: ['*'] }).expect(201)).body.data;
       t.clock.advance(5000);
-      const res = await api().patch(`/v1/webhooks/${id}`).send({ url: SLACK, format: 'chat_a', events: ['changelog.entry.published'] }).expect(200);
-      expect(res.body.data).toMatchObject({ url: 'https://hooks.slack.com/…/wxyz', format: 'chat_a', events: ['changelog.entry.published'] });
+      const res = await api()
+        .patch(`/v1/webhooks/${id}`)
+        .send({ url: SLACK, format: 'chat_a', events: ['changelog.entry.published'] })
+        .expect(200);
+      expect(res.body.data).toMatchObject({
+        url: 'https://hooks.slack.com/…/wxyz',
+        format: 'chat_a',
+        events: ['changelog.entry.published'],
+      });
       expect(res.body.data.updated_at).not.toBe(res.body.data.created_at);
       const row = await rowOf(id);
       expect(row.urlCiphertext).not.toContain('hooks.slack.com');
@@ -187,13 +206,24 @@ describe('webhook endpoints', () => {
     it('checks a format change against the stored URL', async () => {
       const { id } = (await create({ url: URL_A, events: ['*'] }).expect(201)).body.data;
       const res = await api().patch(`/v1/webhooks/${id}`).send({ format: 'chat_b' }).expect(422);
-      expect(res.body.error).toMatchObject({ code: 'INVALID_WEBHOOK_URL', param: 'url', message: expect.stringContaining('Discord-style') });
+      expect(res.body.error).toMatchObject({
+        code: 'INVALID_WEBHOOK_URL',
+        param: 'url',
+        message: expect.stringContaining('Discord-style'),
+      });
       expect((await rowOf(id)).format).toBe('json');
     });
 
     it('refuses unknown events and statuses', async () => {
       const { id } = (await create({ url: URL_A, events: ['*'] }).expect(201)).body.data;
-      expect((await api().patch(`/v1/webhooks/${id}`).send({ events: ['feedback.created', 'x'] }).expect(400)).body.error.param).toBe('events.1');
+      expect(
+        (
+          await api()
+            .patch(`/v1/webhooks/${id}`)
+            .send({ events: ['feedback.created', 'x'] })
+            .expect(400)
+        ).body.error.param,
+      ).toBe('events.1');
       expect((await api().patch(`/v1/webhooks/${id}`).send({ status: 'paused' }).expect(400)).body.error.param).toBe('status');
     });
 
@@ -202,7 +232,11 @@ describe('webhook endpoints', () => {
       const off = await api().patch(`/v1/webhooks/${id}`).send({ status: 'disabled' }).expect(200);
       expect(off.body.data).toMatchObject({ status: 'disabled', disabled_reason: 'disabled by the owner', disabled_at: ISO });
       // As the delivery side leaves it after 20 failures in a row.
-      await t.db.manager.update(WebhookEndpointEntity, { id }, { consecutiveFailures: 20, disabledReason: '20 deliveries failed in a row' });
+      await t.db.manager.update(
+        WebhookEndpointEntity,
+        { id },
+        { consecutiveFailures: 20, disabledReason: '20 deliveries failed in a row' },
+      );
       const again = await api().patch(`/v1/webhooks/${id}`).send({ status: 'disabled' }).expect(200);
       expect(again.body.data.disabled_reason).toBe('20 deliveries failed in a row');
       const on = await api().patch(`/v1/webhooks/${id}`).send({ status: 'enabled' }).expect(200);

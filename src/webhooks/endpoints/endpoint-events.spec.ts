@@ -21,7 +21,10 @@ describe('parseEvents', () => {
   });
 
   it('names the position of an unknown type', () => {
-    expect(failure(['feedback.created', 'waitlist.signup.created', 'nope.created'])).toEqual({ code: 'VALIDATION_ERROR', param: 'events.2' });
+    expect(failure(['feedback.created', 'waitlist.signup.created', 'nope.created'])).toEqual({
+      code: 'VALIDATION_ERROR',
+      param: 'events.2',
+    });
   });
 
   it('refuses an empty list and "*" mixed with types', () => {

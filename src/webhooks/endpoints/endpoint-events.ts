@@ -10,7 +10,8 @@ export const ALL_EVENTS = '*';
  * type is VALIDATION_ERROR on its own position (`events.2`), as the validation pipe names array items.
  */
 export function parseEvents(events: string[]): string[] {
-  if (events.length === 0) throw new ApiError('VALIDATION_ERROR', 'Events must list at least one event type, or be ["*"].', { param: 'events' });
+  if (events.length === 0)
+    throw new ApiError('VALIDATION_ERROR', 'Events must list at least one event type, or be ["*"].', { param: 'events' });
   if (events.includes(ALL_EVENTS)) {
     if (events.some((type) => type !== ALL_EVENTS)) {
       throw new ApiError('VALIDATION_ERROR', 'Events must be either ["*"] alone or a list of event types, not both.', { param: 'events' });

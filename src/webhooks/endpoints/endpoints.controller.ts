@@ -36,7 +36,9 @@ export class EndpointsController {
 
   @Get()
   @Auth('secret')
-  @ApiOperation({ summary: "The project's webhook endpoints (URLs masked, secrets never), the plan's endpoint limit and every subscribable event." })
+  @ApiOperation({
+    summary: "The project's webhook endpoints (URLs masked, secrets never), the plan's endpoint limit and every subscribable event.",
+  })
   @ApiEnvelope(EndpointListDto)
   listWebhooks(@CurrentProject() project: ProjectRef): Promise<EndpointListDto> {
     return this.endpoints.listEndpoints(project);
@@ -54,7 +56,9 @@ export class EndpointsController {
 
   @Patch(':id')
   @Auth('secret')
-  @ApiOperation({ summary: 'Change the URL, events or format, or switch the endpoint on (status enabled, which clears its failure count) or off.' })
+  @ApiOperation({
+    summary: 'Change the URL, events or format, or switch the endpoint on (status enabled, which clears its failure count) or off.',
+  })
   @ApiParam(ENDPOINT_ID)
   @ApiEnvelope(EndpointDto)
   @ApiErrors('NOT_FOUND', 'VALIDATION_ERROR', 'INVALID_WEBHOOK_URL')

@@ -122,7 +122,8 @@ export class EndpointsService {
       const now = this.clock.now();
       if (url) Object.assign(row, { urlCiphertext: this.box.seal(url.href), urlMasked: maskWebhookUrl(url), format });
       if (events) row.events = events;
-      if (input.status === 'enabled') Object.assign(row, { status: 'enabled', disabledReason: null, disabledAt: null, consecutiveFailures: 0 });
+      if (input.status === 'enabled')
+        Object.assign(row, { status: 'enabled', disabledReason: null, disabledAt: null, consecutiveFailures: 0 });
       if (input.status === 'disabled' && row.status !== 'disabled') {
         Object.assign(row, { status: 'disabled', disabledReason: DISABLED_BY_OWNER, disabledAt: now });
       }
@@ -174,4 +175,3 @@ export class EndpointsService {
 function notFound(endpointId: string): ApiError {
   return new ApiError('NOT_FOUND', `No webhook endpoint ${endpointId.slice(0, 64)} in this project.`, { param: 'id' });
 }
-

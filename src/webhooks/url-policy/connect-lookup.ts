@@ -15,7 +15,11 @@ export interface PublicOnlyLookupOptions {
   /** WEBHOOK_ALLOW_INSECURE_URLS: every address passes (loopback receivers in tests and development). */
   readonly allowInsecureUrls: boolean;
   /** The underlying resolver; `dns.lookup` unless a test passes its own. */
-  readonly lookup?: (hostname: string, options: LookupOptions & { all: true }, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+  readonly lookup?: (
+    hostname: string,
+    options: LookupOptions & { all: true },
+    callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+  ) => void;
 }
 
 /**

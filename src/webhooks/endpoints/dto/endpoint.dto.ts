@@ -1,6 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { EVENT_CATALOG, EVENT_TYPES } from '../../../events/event-catalog';
-import { WEBHOOK_FORMATS, type WebhookEndpointEntity, type WebhookFormat, type WebhookStatus } from '../../entities/webhook-endpoint.entity';
+import {
+  WEBHOOK_FORMATS,
+  type WebhookEndpointEntity,
+  type WebhookFormat,
+  type WebhookStatus,
+} from '../../entities/webhook-endpoint.entity';
 
 const ID_PATTERN = '^we_[0-9A-HJKMNP-TV-Z]{26}$';
 
@@ -21,7 +26,11 @@ export class EndpointDto {
   @ApiProperty({ enum: WEBHOOK_FORMATS, example: 'json' })
   format: WebhookFormat;
 
-  @ApiProperty({ enum: ['enabled', 'disabled'], example: 'enabled', description: 'disabled: switched off after 20 failed deliveries in a row, or by the owner.' })
+  @ApiProperty({
+    enum: ['enabled', 'disabled'],
+    example: 'enabled',
+    description: 'disabled: switched off after 20 failed deliveries in a row, or by the owner.',
+  })
   status: WebhookStatus;
 
   @ApiProperty({ type: String, nullable: true, example: null, description: 'Why the endpoint is disabled; null while enabled.' })
@@ -30,7 +39,12 @@ export class EndpointDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null })
   disabled_at: string | null;
 
-  @ApiProperty({ type: 'integer', minimum: 0, example: 0, description: 'Failed deliveries in a row; a success resets it, 20 disables the endpoint.' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    example: 0,
+    description: 'Failed deliveries in a row; a success resets it, 20 disables the endpoint.',
+  })
   consecutive_failures: number;
 
   @ApiProperty({ format: 'date-time', example: '2026-11-20T10:00:00.000Z' })
