@@ -110,6 +110,10 @@ export class EndpointsService {
   }
 
   async updateEndpoint(project: ProjectRef, endpointId: string, input: UpdateEndpointDto): Promise<EndpointDto> {
+    // @IsOptional lets null through; no field of an endpoint can be cleared.
+    for (const field of ['url', 'events', 'format', 'status'] as const) {
+      if (input[field] === null) throw new ApiError('VALIDATION_ERROR', `${field} cannot be null.`, { param: field });
+    }
     const events = input.events === undefined ? undefined : parseEvents(input.events);
     const current = await this.mustFind(this.db.manager, project, endpointId);
     const format = input.format ?? current.format;
