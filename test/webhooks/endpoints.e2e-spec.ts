@@ -226,7 +226,10 @@ describe('webhook endpoints', () => {
       ).toBe('events.1');
       expect((await api().patch(`/v1/webhooks/${id}`).send({ status: 'paused' }).expect(400)).body.error.param).toBe('status');
       for (const field of ['url', 'events', 'format', 'status']) {
-        const res = await api().patch(`/v1/webhooks/${id}`).send({ [field]: null }).expect(400);
+        const res = await api()
+          .patch(`/v1/webhooks/${id}`)
+          .send({ [field]: null })
+          .expect(400);
         expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', param: field });
       }
     });
