@@ -20,11 +20,7 @@ import { WebhookUrlPolicy } from './url-policy/webhook-url-policy';
     WebhookUrlPolicy,
     {
       provide: WebhookSecretBox,
-      // bootstrap.ts fills a missing ENCRYPTION_KEY with one kept in DATA_DIR, so it is set here.
-      useFactory: (config: AppConfig) => {
-        if (!config.encryptionKey) throw new Error('ENCRYPTION_KEY is needed to seal webhook URLs and secrets');
-        return new WebhookSecretBox(config.encryptionKey);
-      },
+      useFactory: (config: AppConfig) => new WebhookSecretBox(config.encryptionKey),
       inject: [APP_CONFIG],
     },
   ],

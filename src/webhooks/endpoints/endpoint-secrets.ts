@@ -8,11 +8,36 @@ export const SIGNING_SECRET_PREFIX = 'whsec_';
 /** How long a rotated-out secret keeps signing next to the new one (Stripe's default window). */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
 
+/** What opening an endpoint needs: a SecretBox, or the injectable WebhookSecretBox. */
+export interface Opener {
+  open(sealed: string): string;
+}
+
 /**
- * The SecretBox keyed with ENCRYPTION_KEY that seals endpoint URLs and secrets. Its own class so it
- * can be injected (the delivery side opens what the endpoint side sealed).
+ * The SecretBox keyed with ENCRYPTION_KEY that seals endpoint URLs and secrets, injectable (the
+ * delivery side opens what the endpoint side sealed). bootstrap.ts always provides a key (generated
+ * into DATA_DIR when unset); an app built without one still starts, and fails only on use.
  */
-export class WebhookSecretBox extends SecretBox {}
+export class WebhookSecretBox implements Opener {
+  private readonly box: SecretBox | null;
+
+  constructor(key: Buffer | null) {
+    this.box = key ? new SecretBox(key) : null;
+  }
+
+  seal(plaintext: string): string {
+    return this.required().seal(plaintext);
+  }
+
+  open(sealed: string): string {
+    return this.required().open(sealed);
+  }
+
+  private required(): SecretBox {
+    if (!this.box) throw new Error('ENCRYPTION_KEY is not configured');
+    return this.box;
+  }
+}
 
 /**
  * A fresh signing secret: `whsec_` and 32 base64url characters (24 random bytes, 192 bits). The
@@ -30,7 +55,7 @@ export interface OpenedEndpoint {
 }
 
 /** The delivery side's read of an endpoint row: its URL and signing secrets, unsealed. */
-export function openEndpoint(box: SecretBox, row: WebhookEndpointEntity, now: Date): OpenedEndpoint {
+export function openEndpoint(box: Opener, row: WebhookEndpointEntity, now: Date): OpenedEndpoint {
   const secrets = [box.open(row.secretCiphertext)];
   if (row.previousSecretCiphertext && row.previousSecretValidUntil && row.previousSecretValidUntil > now) {
     secrets.push(box.open(row.previousSecretCiphertext));
