@@ -1,3 +1,6 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent, request } from 'undici';
 import type { LookupAddress } from 'node:dns';
 import { createPublicOnlyLookup, LookupFunction, NonPublicAddressError } from './connect-lookup';
 
@@ -69,5 +72,39 @@ describe('publicOnlyLookup', () => {
   it('refuses loopback through the real resolver', async () => {
     const real = createPublicOnlyLookup({ allowInsecureUrls: false });
     await expect(run(real, 'localhost')).rejects.toBeInstanceOf(NonPublicAddressError);
+  });
+});
+
+describe('publicOnlyLookup inside undici', () => {
+  // The way the delivery side uses it: the connection's own lookup, so the address checked is the one connected to.
+  let server: Server;
+  let port: number;
+
+  beforeAll(async () => {
+    server = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  async function post(lookup: LookupFunction): Promise<unknown> {
+    const agent = new Agent({ connect: { lookup } });
+    try {
+      const res = await request(`http://localhost:${port}/hook`, { method: 'POST', body: '{}', dispatcher: agent });
+      return await res.body.text();
+    } catch (error) {
+      return error;
+    } finally {
+      await agent.close();
+    }
+  }
+
+  it('refuses to connect to a loopback address', async () => {
+    const error = await post(createPublicOnlyLookup({ allowInsecureUrls: false }));
+    expect(error).toMatchObject({ code: 'ERR_WEBHOOK_NON_PUBLIC_ADDRESS', message: expect.stringContaining('localhost resolves to') });
+  });
+
+  it('connects when insecure URLs are allowed', async () => {
+    expect(await post(createPublicOnlyLookup({ allowInsecureUrls: true }))).toBe('ok');
   });
 });
