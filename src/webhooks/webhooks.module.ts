@@ -1,14 +1,29 @@
 import { Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { WebhookSecretBox } from './endpoints/endpoint-secrets';
+import { EndpointsController } from './endpoints/endpoints.controller';
+import { EndpointsService } from './endpoints/endpoints.service';
+import { WebhookHostResolver } from './url-policy/host-resolver';
+import { WebhookUrlPolicy } from './url-policy/webhook-url-policy';
 
 /**
  * Outbound webhooks (spec: Webhook endpoint, Webhooks, Events, Signature, Delivery): endpoints and
- * their URL rules (endpoints/), signed at-least-once delivery on due rows (delivery/), chat formats
- * (chat/), the delivery log and its retention.
+ * their URL rules (endpoints/, url-policy/), signed at-least-once delivery on due rows (delivery/),
+ * chat formats (chat/), the delivery log and its retention.
  */
 @Module({
   imports: [],
-  controllers: [],
-  providers: [],
-  exports: [],
+  controllers: [EndpointsController],
+  providers: [
+    EndpointsService,
+    WebhookHostResolver,
+    WebhookUrlPolicy,
+    {
+      provide: WebhookSecretBox,
+      useFactory: (config: AppConfig) => new WebhookSecretBox(config.encryptionKey),
+      inject: [APP_CONFIG],
+    },
+  ],
+  exports: [EndpointsService, WebhookSecretBox],
 })
 export class WebhooksModule {}

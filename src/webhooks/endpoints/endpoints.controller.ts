@@ -1,0 +1,89 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CurrentProject } from '../../auth/current.decorators';
+import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
+import { Auth } from '../../common/http/route-policy';
+import { Idempotent } from '../../idempotency/idempotent.decorator';
+import { CurrentIdempotency } from '../../idempotency/idempotency-claims';
+import type { IdempotentCall } from '../../idempotency/idempotent-call';
+import type { ProjectRef } from '../../projects/project-ref';
+import { CreateEndpointDto } from './dto/create-endpoint.dto';
+import { DeletedEndpointDto } from './dto/deleted-endpoint.dto';
+import { CreatedEndpointDto, EndpointDto, EndpointListDto, RotatedEndpointDto } from './dto/endpoint.dto';
+import { UpdateEndpointDto } from './dto/update-endpoint.dto';
+import { EndpointsService } from './endpoints.service';
+
+const ENDPOINT_ID = { name: 'id', example: 'we_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' };
+
+@ApiTags('Webhooks')
+@Controller('v1/webhooks')
+export class EndpointsController {
+  constructor(private readonly endpoints: EndpointsService) {}
+
+  @Post()
+  @Auth('secret')
+  @Idempotent()
+  @ApiOperation({ summary: 'Add a webhook endpoint. The answer carries signing_secret, shown this once; later answers mask the URL.' })
+  @ApiEnvelope(CreatedEndpointDto, { status: 201 })
+  @ApiErrors('VALIDATION_ERROR', 'INVALID_WEBHOOK_URL', 'WEBHOOK_LIMIT_REACHED', 'PLAN_UPGRADE_REQUIRED')
+  createWebhook(
+    @CurrentProject() project: ProjectRef,
+    @Body() body: CreateEndpointDto,
+    @CurrentIdempotency() idem: IdempotentCall | null,
+  ): Promise<CreatedEndpointDto> {
+    return this.endpoints.createEndpoint(project, body, idem);
+  }
+
+  @Get()
+  @Auth('secret')
+  @ApiOperation({
+    summary: "The project's webhook endpoints (URLs masked, secrets never), the plan's endpoint limit and every subscribable event.",
+  })
+  @ApiEnvelope(EndpointListDto)
+  listWebhooks(@CurrentProject() project: ProjectRef): Promise<EndpointListDto> {
+    return this.endpoints.listEndpoints(project);
+  }
+
+  @Get(':id')
+  @Auth('secret')
+  @ApiOperation({ summary: 'One webhook endpoint, URL masked.' })
+  @ApiParam(ENDPOINT_ID)
+  @ApiEnvelope(EndpointDto)
+  @ApiErrors('NOT_FOUND')
+  getWebhook(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<EndpointDto> {
+    return this.endpoints.getEndpoint(project, id);
+  }
+
+  @Patch(':id')
+  @Auth('secret')
+  @ApiOperation({
+    summary: 'Change the URL, events or format, or switch the endpoint on (status enabled, which clears its failure count) or off.',
+  })
+  @ApiParam(ENDPOINT_ID)
+  @ApiEnvelope(EndpointDto)
+  @ApiErrors('NOT_FOUND', 'VALIDATION_ERROR', 'INVALID_WEBHOOK_URL')
+  updateWebhook(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Body() body: UpdateEndpointDto): Promise<EndpointDto> {
+    return this.endpoints.updateEndpoint(project, id, body);
+  }
+
+  @Delete(':id')
+  @Auth('secret')
+  @ApiOperation({ summary: 'Delete a webhook endpoint and its delivery log.' })
+  @ApiParam(ENDPOINT_ID)
+  @ApiEnvelope(DeletedEndpointDto)
+  @ApiErrors('NOT_FOUND')
+  deleteWebhook(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<DeletedEndpointDto> {
+    return this.endpoints.deleteEndpoint(project, id);
+  }
+
+  @Post(':id/rotate-secret')
+  @HttpCode(200)
+  @Auth('secret')
+  @ApiOperation({ summary: 'Replace the signing secret. The new one is shown once; the old one keeps signing for 24 hours beside it.' })
+  @ApiParam(ENDPOINT_ID)
+  @ApiEnvelope(RotatedEndpointDto)
+  @ApiErrors('NOT_FOUND')
+  rotateWebhookSecret(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<RotatedEndpointDto> {
+    return this.endpoints.rotateSecret(project, id);
+  }
+}
