@@ -1,4 +1,9 @@
 import { Module } from '@nestjs/common';
+import { DeliveriesController } from './delivery/deliveries.controller';
+import { DeliveriesService } from './delivery/deliveries.service';
+import { DeliveryPlanner } from './delivery/delivery-planner';
+import { DeliveryRetention } from './delivery/delivery-retention.service';
+import { WebhookSender } from './delivery/webhook-sender';
 
 /**
  * Outbound webhooks (spec: Webhook endpoint, Webhooks, Events, Signature, Delivery): endpoints and
@@ -7,8 +12,8 @@ import { Module } from '@nestjs/common';
  */
 @Module({
   imports: [],
-  controllers: [],
-  providers: [],
+  controllers: [DeliveriesController],
+  providers: [WebhookSender, DeliveryPlanner, DeliveriesService, DeliveryRetention],
   exports: [],
 })
 export class WebhooksModule {}

@@ -1,0 +1,96 @@
+import { Agent, request } from 'undici';
+import { publicOnlyLookup } from './interim/connect-lookup';
+
+/** The start of a receiver's answer kept for the delivery log. */
+export const EXCERPT_LENGTH = 500;
+// Enough to fill the excerpt with any multi-byte text; the rest of a long answer is not read.
+const READ_LIMIT = 8 * 1024;
+
+export interface HttpOutcome {
+  /** The status, or null when no answer came (timeout, refused connection, refused address). */
+  status: number | null;
+  excerpt: string | null;
+  durationMs: number;
+  /** Why it failed, for last_error; null on a 2xx. */
+  error: string | null;
+}
+
+export interface HttpSenderOptions {
+  timeoutMs: number;
+  /** Development and tests only: skips the public-address check at connect time. */
+  allowInsecureUrls: boolean;
+  userAgent: string;
+}
+
+/**
+ * The one HTTP client of webhook deliveries: an undici Agent with keep-alive (one pool per
+ * receiver origin, reused across deliveries), the public-address check inside the connection's own
+ * DNS lookup, and the whole attempt (connect, headers and body) bounded by the timeout. Redirects
+ * are never followed: a 3xx is a failure like any other non-2xx (spec: Delivery 1).
+ */
+export class HttpSender {
+  private readonly agent: Agent;
+
+  constructor(private readonly options: HttpSenderOptions) {
+    this.agent = new Agent({
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 60_000,
+      connections: 128,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: options.allowInsecureUrls
+        ? { timeout: Math.min(options.timeoutMs, 5_000) }
+        : { timeout: Math.min(options.timeoutMs, 5_000), lookup: publicOnlyLookup },
+    });
+  }
+
+  async post(url: string, body: string, headers: Record<string, string>): Promise<HttpOutcome> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    try {
+      const response = await request(url, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', 'user-agent': this.options.userAgent, ...headers },
+        dispatcher: this.agent,
+        signal,
+      });
+      const excerpt = await readExcerpt(response.body);
+      const status = response.statusCode;
+      const ok = status >= 200 && status < 300;
+      return { status, excerpt, durationMs: elapsed(), error: ok ? null : `The endpoint answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}` };
+    } catch (error) {
+      const timedOut = signal.aborted;
+      const reason = timedOut ? `No answer within ${this.options.timeoutMs} ms` : describe(error);
+      return { status: null, excerpt: null, durationMs: elapsed(), error: reason };
+    }
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= READ_LIMIT) {
+      body.destroy();
+      break;
+    }
+  }
+  if (size === 0) return null;
+  return Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_LENGTH);
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  const detail = cause instanceof Error ? `: ${cause.message}` : '';
+  const code = (error as { code?: string }).code;
+  return `Could not reach the endpoint (${code ?? error.name}${detail || `: ${error.message}`})`;
+}
