@@ -24,9 +24,9 @@ export async function insertPlannedDeliveries(
   const rows: { id: string; next_attempt_at: Date }[] = await em.query(
     `INSERT INTO webhook_deliveries
        (id, project_id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at)
-     SELECT ($1::text[])[row_number() OVER (ORDER BY e.id)], e.project_id, e.id, $3, $4, 'pending', 0, $5, $5
+     SELECT ($1::text[])[row_number() OVER (ORDER BY e.id)], e.project_id, e.id, $3::text, $4::text, 'pending', 0, $5::timestamptz, $5::timestamptz
        FROM webhook_endpoints e
-      WHERE e.project_id = $2 AND e.status = 'enabled' AND (e.events ? $4 OR e.events ? '*')
+      WHERE e.project_id = $2 AND e.status = 'enabled' AND (e.events ? $4::text OR e.events ? '*')
         AND ($6::boolean = false OR e.format = 'json')
      RETURNING id, next_attempt_at`,
     [ids, event.projectId, event.id, event.type, event.createdAt, jsonOnly],

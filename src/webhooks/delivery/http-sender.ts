@@ -87,10 +87,11 @@ async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): unknown })
   return Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_LENGTH);
 }
 
+// Duck-typed: errors from undici's internals may come from another realm (test VMs), failing instanceof.
 function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as { cause?: unknown }).cause;
-  const detail = cause instanceof Error ? `: ${cause.message}` : '';
-  const code = (error as { code?: string }).code;
-  return `Could not reach the endpoint (${code ?? error.name}${detail || `: ${error.message}`})`;
+  const err = error as { message?: string; code?: string; name?: string; cause?: { message?: string; code?: string } } | null;
+  if (!err || typeof err !== 'object') return `Could not reach the endpoint (${String(error)})`;
+  const code = err.cause?.code ?? err.code ?? err.name ?? 'Error';
+  const message = err.cause?.message ?? err.message ?? '';
+  return `Could not reach the endpoint (${code}: ${message})`;
 }
