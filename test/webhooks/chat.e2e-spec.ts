@@ -50,13 +50,20 @@ describe('chat endpoints', () => {
 
     const [embed] = discord.requests[0].json.embeds as Record<string, unknown>[];
     expect(embed).toMatchObject({ title: 'Export to PDF', url: publicUrl, image: { url: 'https://cdn.example.com/pdf.png' } });
-    expect(json.requests[0].json).toMatchObject({ type: 'changelog.entry.published', data: { title: 'Export to PDF', audience: 'public' } });
+    expect(json.requests[0].json).toMatchObject({
+      type: 'changelog.entry.published',
+      data: { title: 'Export to PDF', audience: 'public' },
+    });
     expect(slack.requests[0].headers['service-signature']).toMatch(/^t=\d+,v1=/);
   });
 
   it('skips chat endpoints for an entry with notify_chat false; JSON endpoints still get it', async () => {
     const { secretKey, chatA, chatB, json: jsonEndpoint } = await setup();
-    await t.api.as(secretKey).post('/v1/changelog/entries').send({ ...ENTRY, notify_chat: false }).expect(201);
+    await t.api
+      .as(secretKey)
+      .post('/v1/changelog/entries')
+      .send({ ...ENTRY, notify_chat: false })
+      .expect(201);
     await json.waitFor(1);
     await t.drainJobs();
     expect(slack.requests).toHaveLength(0);
@@ -68,7 +75,11 @@ describe('chat endpoints', () => {
 
   it('a signed-in entry reaches chat without any link to the entry', async () => {
     const { secretKey } = await setup();
-    await t.api.as(secretKey).post('/v1/changelog/entries').send({ ...ENTRY, audience: 'signed_in' }).expect(201);
+    await t.api
+      .as(secretKey)
+      .post('/v1/changelog/entries')
+      .send({ ...ENTRY, audience: 'signed_in' })
+      .expect(201);
     await Promise.all([slack.waitFor(1), discord.waitFor(1)]);
     const slackBody = slack.requests[0].rawBody;
     expect(slackBody).toContain('*Export to PDF*');

@@ -67,7 +67,12 @@ describe('webhook delivery routes: log, retry, recover, test; retention', () => 
       payload: { id: rows[1].eventId, type: 'waitlist.signup.created', data: { email: 'two@example.com' } },
     });
     expect(newest.delivered_at).toEqual(expect.any(String));
-    expect(oldest).toMatchObject({ status: 'pending', response_status: 500, response_excerpt: 'nope', last_error: 'The endpoint answered 500' });
+    expect(oldest).toMatchObject({
+      status: 'pending',
+      response_status: 500,
+      response_excerpt: 'nope',
+      last_error: 'The endpoint answered 500',
+    });
     // The retry is due one delay (1h here) after the attempt ended; last_attempt_at is when it started.
     const gap = new Date(oldest.next_attempt_at).getTime() - new Date(oldest.last_attempt_at).getTime();
     expect(gap).toBeGreaterThanOrEqual(60 * 60 * 1000);
@@ -76,7 +81,10 @@ describe('webhook delivery routes: log, retry, recover, test; retention', () => 
 
     const page = await t.api.as(secretKey).get(`/v1/webhooks/${endpoint.id}/deliveries?limit=1`).expect(200);
     expect(page.body.data.map((d: { id: string }) => d.id)).toEqual([rows[1].id]);
-    const next = await t.api.as(secretKey).get(`/v1/webhooks/${endpoint.id}/deliveries?limit=1&cursor=${page.body.meta.next_cursor}`).expect(200);
+    const next = await t.api
+      .as(secretKey)
+      .get(`/v1/webhooks/${endpoint.id}/deliveries?limit=1&cursor=${page.body.meta.next_cursor}`)
+      .expect(200);
     expect(next.body.data.map((d: { id: string }) => d.id)).toEqual([rows[0].id]);
 
     const pending = await t.api.as(secretKey).get(`/v1/webhooks/${endpoint.id}/deliveries?status=pending`).expect(200);
@@ -111,7 +119,15 @@ describe('webhook delivery routes: log, retry, recover, test; retention', () => 
 
     receiver.answer(200, 'fixed');
     const res = await t.api.as(secretKey).post(`/v1/webhooks/${endpoint.id}/deliveries/${row.id}/retry`).expect(200);
-    expect(res.body.data).toMatchObject({ id: row.id, event_id: row.eventId, status: 'delivered', attempts: 1, response_status: 200, response_excerpt: 'fixed', next_attempt_at: null });
+    expect(res.body.data).toMatchObject({
+      id: row.id,
+      event_id: row.eventId,
+      status: 'delivered',
+      attempts: 1,
+      response_status: 200,
+      response_excerpt: 'fixed',
+      next_attempt_at: null,
+    });
     expect(receiver.requests).toHaveLength(2);
     expect(receiver.requests[1].headers['service-event-id']).toBe(row.eventId);
     expect(receiver.requests[1].headers['service-delivery-id']).toBe(row.id);
@@ -148,7 +164,11 @@ describe('webhook delivery routes: log, retry, recover, test; retention', () => 
       expect(after.find((row) => row.id === rows[1].id)).toMatchObject({ status: 'delivered', attempts: 1 });
       expect(after.find((row) => row.id === rows[0].id)).toMatchObject({ status: 'failed' });
     });
-    const again = await t.api.as(secretKey).post(`/v1/webhooks/${endpoint.id}/recover`).send({ since: new Date(Date.now() - DAY).toISOString() }).expect(200);
+    const again = await t.api
+      .as(secretKey)
+      .post(`/v1/webhooks/${endpoint.id}/recover`)
+      .send({ since: new Date(Date.now() - DAY).toISOString() })
+      .expect(200);
     expect(again.body.data).toEqual({ requeued: 0 });
     expect(project.id).toMatch(/^prj_/);
   });
@@ -157,7 +177,12 @@ describe('webhook delivery routes: log, retry, recover, test; retention', () => 
     const { endpoint, secretKey } = await setup();
     receiver.answer(418, 'teapot');
     const res = await t.api.as(secretKey).post(`/v1/webhooks/${endpoint.id}/test`).expect(200);
-    expect(res.body.data).toMatchObject({ delivered: false, response_status: 418, response_excerpt: 'teapot', error: 'The endpoint answered 418' });
+    expect(res.body.data).toMatchObject({
+      delivered: false,
+      response_status: 418,
+      response_excerpt: 'teapot',
+      error: 'The endpoint answered 418',
+    });
     expect(res.body.data.payload).toMatchObject({ type: 'webhook.test', data: { endpoint_id: endpoint.id } });
     expect(await deliveriesOf(t, endpoint.id)).toHaveLength(0);
   });
@@ -169,7 +194,10 @@ describe('webhook delivery routes: log, retry, recover, test; retention', () => 
     expect(notFound.body.error).toMatchObject({ code: 'NOT_FOUND', param: 'id' });
     await t.api.as(stranger.secretKey).post(`/v1/webhooks/${endpoint.id}/test`).expect(404);
     await t.api.as(secretKey).get('/v1/webhooks/we_nope/deliveries').expect(404);
-    const noDelivery = await t.api.as(secretKey).post(`/v1/webhooks/${endpoint.id}/deliveries/${newId('whd')}/retry`).expect(404);
+    const noDelivery = await t.api
+      .as(secretKey)
+      .post(`/v1/webhooks/${endpoint.id}/deliveries/${newId('whd')}/retry`)
+      .expect(404);
     expect(noDelivery.body.error).toMatchObject({ code: 'NOT_FOUND', param: 'delivery_id' });
 
     const badSince = await t.api.as(secretKey).post(`/v1/webhooks/${endpoint.id}/recover`).send({ since: 'yesterday' }).expect(400);
@@ -178,7 +206,11 @@ describe('webhook delivery routes: log, retry, recover, test; retention', () => 
     await t.api.as(stranger.publishableKey).get(`/v1/webhooks/${endpoint.id}/deliveries`).expect(403);
 
     const off = await insertEndpoint(t, stranger.project.id, { url: receiver.url, status: 'disabled' });
-    const refused = await t.api.as(stranger.secretKey).post(`/v1/webhooks/${off.endpoint.id}/recover`).send({ since: new Date().toISOString() }).expect(400);
+    const refused = await t.api
+      .as(stranger.secretKey)
+      .post(`/v1/webhooks/${off.endpoint.id}/recover`)
+      .send({ since: new Date().toISOString() })
+      .expect(400);
     expect(refused.body.error).toMatchObject({ code: 'VALIDATION_ERROR', param: 'id' });
     expect(refused.body.error.remediation).toMatch(/re-enable/);
   });

@@ -107,7 +107,14 @@ export function boxOf(t: TestApp): SecretBox {
 export async function insertEndpoint(
   t: TestApp,
   projectId: string,
-  options: { url: string; events?: string[]; format?: WebhookFormat; secret?: string; previousSecret?: string; status?: 'enabled' | 'disabled' },
+  options: {
+    url: string;
+    events?: string[];
+    format?: WebhookFormat;
+    secret?: string;
+    previousSecret?: string;
+    status?: 'enabled' | 'disabled';
+  },
 ): Promise<{ endpoint: WebhookEndpointEntity; secret: string }> {
   const box = boxOf(t);
   const secret = options.secret ?? `whsec_${randomBytes(24).toString('base64url')}`;

@@ -166,7 +166,11 @@ describe('webhook delivery: sending, retries, failures', () => {
     await closed.close();
     const { endpoint } = await insertEndpoint(t, project.id, { url });
     const sender = t.get(WebhookSender);
-    const outcome = await sender.post(endpoint, { id: 'evt_x', type: 'webhook.test', created_at: new Date().toISOString(), project_id: project.id, data: {} }, 'whd_x');
+    const outcome = await sender.post(
+      endpoint,
+      { id: 'evt_x', type: 'webhook.test', created_at: new Date().toISOString(), project_id: project.id, data: {} },
+      'whd_x',
+    );
     expect(outcome.status).toBeNull();
     expect(outcome.error).toMatch(/Could not reach the endpoint \(ECONNREFUSED/);
   });
@@ -199,7 +203,11 @@ describe('webhook delivery: sending, retries, failures', () => {
     expect(receiver.requests).toHaveLength(20);
 
     // Re-enabled (as PATCH status=enabled does): new events are delivered and recover resends the failed ones.
-    await t.db.manager.update(WebhookEndpointEntity, { id: endpoint.id }, { status: 'enabled', disabledReason: null, disabledAt: null, consecutiveFailures: 0 });
+    await t.db.manager.update(
+      WebhookEndpointEntity,
+      { id: endpoint.id },
+      { status: 'enabled', disabledReason: null, disabledAt: null, consecutiveFailures: 0 },
+    );
     receiver.answer(200, 'ok');
     await signup(secretKey, 'back@example.com');
     await receiver.waitFor(21);

@@ -59,7 +59,13 @@ describe('webhook signatures verified with stripe.webhooks.constructEvent', () =
     const { project, secretKey } = await t.seedProject({ plan: 'indie' });
     const { endpoint, secret } = await insertEndpoint(t, project.id, { url: receiver.url, events: ['feedback.created'] });
     const res = await t.api.as(secretKey).post(`/v1/webhooks/${endpoint.id}/test`).expect(200);
-    expect(res.body.data).toMatchObject({ delivered: true, event_type: 'webhook.test', response_status: 200, response_excerpt: 'ok', error: null });
+    expect(res.body.data).toMatchObject({
+      delivered: true,
+      event_type: 'webhook.test',
+      response_status: 200,
+      response_excerpt: 'ok',
+      error: null,
+    });
     const [request] = receiver.requests;
     const event = stripe.webhooks.constructEvent(request.rawBody, request.headers['service-signature'] as string, secret);
     expect(event).toMatchObject({ id: res.body.data.event_id, type: 'webhook.test', data: { endpoint_id: endpoint.id } });

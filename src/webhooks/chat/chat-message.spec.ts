@@ -27,8 +27,14 @@ function published(data: Record<string, unknown> = {}): WebhookEnvelope {
 }
 
 describe('chat messages', () => {
-  it('gives every other event one readable line in the format\'s field', () => {
-    const envelope = { id: 'evt_2', type: 'waitlist.signup.created', created_at: '', project_id: 'prj_1', data: { email: 'a@b.c', position: 3 } };
+  it("gives every other event one readable line in the format's field", () => {
+    const envelope = {
+      id: 'evt_2',
+      type: 'waitlist.signup.created',
+      created_at: '',
+      project_id: 'prj_1',
+      data: { email: 'a@b.c', position: 3 },
+    };
     expect(chatMessage('chat_a', envelope)).toEqual({ text: 'New waitlist signup: a@b.c (position 3)' });
     expect(chatMessage('chat_b', envelope)).toEqual({ content: 'New waitlist signup: a@b.c (position 3)' });
     expect(eventLine({ ...envelope, type: 'webhook.test', data: {} })).toMatch(/^Test event/);
@@ -86,7 +92,13 @@ describe('chat messages', () => {
   });
 
   it('leaves out a cover image and a button that are not absolute https links, and missing details', () => {
-    const envelope = published({ cover_image_url: '/img/dark.png', cta_url: 'javascript:alert(1)', version: null, labels: [], category: null });
+    const envelope = published({
+      cover_image_url: '/img/dark.png',
+      cta_url: 'javascript:alert(1)',
+      version: null,
+      labels: [],
+      category: null,
+    });
     const slack = chatMessage('chat_a', envelope).blocks as { type: string; elements?: unknown[] }[];
     expect(slack.map((block) => block.type)).toEqual(['section', 'actions']);
     expect(slack[1].elements).toHaveLength(1);

@@ -58,7 +58,8 @@ export function slackEntryMessage(entry: PublishedEntry, fallback: string): Reco
   const context = details(entry);
   if (context.length > 0) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: slackEscape(context.join(' · ')) }] });
   const buttons: Record<string, unknown>[] = [];
-  if (entry.cta) buttons.push({ type: 'button', text: { type: 'plain_text', text: entry.cta.label }, url: entry.cta.url, style: 'primary' });
+  if (entry.cta)
+    buttons.push({ type: 'button', text: { type: 'plain_text', text: entry.cta.label }, url: entry.cta.url, style: 'primary' });
   if (entry.entryUrl) buttons.push({ type: 'button', text: { type: 'plain_text', text: 'Read the entry' }, url: entry.entryUrl });
   if (buttons.length > 0) blocks.push({ type: 'actions', elements: buttons });
   return { text: fallback, blocks };
@@ -68,7 +69,10 @@ export function slackEntryMessage(entry: PublishedEntry, fallback: string): Reco
 export function discordEntryMessage(entry: PublishedEntry, fallback: string): Record<string, unknown> {
   const lines = [entry.excerpt];
   if (entry.entryUrl) lines.push(`[Read the entry](${entry.entryUrl})`);
-  const embed: Record<string, unknown> = { title: entry.title.slice(0, 256), description: lines.filter(Boolean).join('\n\n').slice(0, 4096) };
+  const embed: Record<string, unknown> = {
+    title: entry.title.slice(0, 256),
+    description: lines.filter(Boolean).join('\n\n').slice(0, 4096),
+  };
   if (entry.entryUrl) embed.url = entry.entryUrl;
   if (entry.coverImageUrl) embed.image = { url: entry.coverImageUrl };
   const fields: { name: string; value: string; inline: boolean }[] = [];

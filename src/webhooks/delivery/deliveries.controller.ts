@@ -22,7 +22,11 @@ export class DeliveriesController {
   @ApiParam(ENDPOINT_ID)
   @ApiEnvelope(WebhookDeliveryDto, { paged: true })
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
-  listDeliveries(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Query() query: ListDeliveriesQueryDto): Promise<Paged<WebhookDeliveryDto>> {
+  listDeliveries(
+    @CurrentProject() project: ProjectRef,
+    @Param('id') id: string,
+    @Query() query: ListDeliveriesQueryDto,
+  ): Promise<Paged<WebhookDeliveryDto>> {
     return this.deliveries.list(project, id, query);
   }
 
@@ -34,7 +38,11 @@ export class DeliveriesController {
   @ApiParam({ name: 'delivery_id', example: 'whd_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' })
   @ApiEnvelope(WebhookDeliveryDto)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
-  retryDelivery(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Param('delivery_id') deliveryId: string): Promise<WebhookDeliveryDto> {
+  retryDelivery(
+    @CurrentProject() project: ProjectRef,
+    @Param('id') id: string,
+    @Param('delivery_id') deliveryId: string,
+  ): Promise<WebhookDeliveryDto> {
     return this.deliveries.retry(project, id, deliveryId);
   }
 
@@ -45,7 +53,11 @@ export class DeliveriesController {
   @ApiParam(ENDPOINT_ID)
   @ApiEnvelope(RecoverResultDto)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
-  recoverDeliveries(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Body() body: RecoverDeliveriesDto): Promise<RecoverResultDto> {
+  recoverDeliveries(
+    @CurrentProject() project: ProjectRef,
+    @Param('id') id: string,
+    @Body() body: RecoverDeliveriesDto,
+  ): Promise<RecoverResultDto> {
     return this.deliveries.recover(project, id, body);
   }
 

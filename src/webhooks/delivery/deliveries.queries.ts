@@ -104,7 +104,13 @@ export async function requeueDelivery(em: EntityManager, id: string, now: Date):
 }
 
 /** Every failed delivery of the endpoint created since `since`, due now with a fresh schedule. */
-export async function requeueFailedSince(em: EntityManager, projectId: string, endpointId: string, since: Date, now: Date): Promise<PlannedDelivery[]> {
+export async function requeueFailedSince(
+  em: EntityManager,
+  projectId: string,
+  endpointId: string,
+  since: Date,
+  now: Date,
+): Promise<PlannedDelivery[]> {
   const [rows] = (await em.query(
     `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = $1, locked_until = NULL, last_error = NULL
       WHERE project_id = $2 AND endpoint_id = $3 AND status = 'failed' AND created_at >= $4

@@ -114,7 +114,8 @@ export class DeliveriesService {
     if (endpoint.status !== 'enabled') {
       throw new ApiError('VALIDATION_ERROR', `Webhook endpoint ${endpoint.id} is disabled: ${endpoint.disabledReason ?? 'switched off'}.`, {
         param: 'id',
-        remediation: 'Fix the receiver (POST /v1/webhooks/{id}/test checks it), re-enable it with PATCH /v1/webhooks/{id} {"status":"enabled"}, then try again.',
+        remediation:
+          'Fix the receiver (POST /v1/webhooks/{id}/test checks it), re-enable it with PATCH /v1/webhooks/{id} {"status":"enabled"}, then try again.',
       });
     }
     return endpoint;

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Cron, CronExpression } from '@nestjs/schedule';
+import { Cron } from '@nestjs/schedule';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';

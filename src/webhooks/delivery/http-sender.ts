@@ -59,7 +59,12 @@ export class HttpSender {
       const excerpt = await readExcerpt(response.body);
       const status = response.statusCode;
       const ok = status >= 200 && status < 300;
-      return { status, excerpt, durationMs: elapsed(), error: ok ? null : `The endpoint answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}` };
+      return {
+        status,
+        excerpt,
+        durationMs: elapsed(),
+        error: ok ? null : `The endpoint answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`,
+      };
     } catch (error) {
       const timedOut = signal.aborted;
       const reason = timedOut ? `No answer within ${this.options.timeoutMs} ms` : describe(error);

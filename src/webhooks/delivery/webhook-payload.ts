@@ -2,7 +2,13 @@ import type { WebhookFormat } from '../entities/webhook-endpoint.entity';
 import { type WebhookEnvelope, chatMessage } from '../chat/chat-message';
 
 /** The envelope of a stored event (spec: Events → Envelope); the same bytes on every retry. */
-export function envelopeOf(event: { id: string; type: string; createdAt: Date; projectId: string; data: Record<string, unknown> }): WebhookEnvelope {
+export function envelopeOf(event: {
+  id: string;
+  type: string;
+  createdAt: Date;
+  projectId: string;
+  data: Record<string, unknown>;
+}): WebhookEnvelope {
   return { id: event.id, type: event.type, created_at: event.createdAt.toISOString(), project_id: event.projectId, data: event.data };
 }
 

@@ -59,7 +59,11 @@ export class WebhookSender implements OnModuleInit, OnApplicationShutdown {
       retryDelaysMs: config.webhooks.retryDelaysMs,
       leaseMs: config.webhooks.timeoutMs + LEASE_MARGIN_MS,
     });
-    this.http = new HttpSender({ timeoutMs: config.webhooks.timeoutMs, allowInsecureUrls: config.webhooks.allowInsecureUrls, userAgent: USER_AGENT });
+    this.http = new HttpSender({
+      timeoutMs: config.webhooks.timeoutMs,
+      allowInsecureUrls: config.webhooks.allowInsecureUrls,
+      userAgent: USER_AGENT,
+    });
     this.box = config.encryptionKey ? new SecretBox(config.encryptionKey) : null;
   }
 
@@ -90,16 +94,27 @@ export class WebhookSender implements OnModuleInit, OnApplicationShutdown {
     const outcome = await this.post(endpoint, envelopeOf(event), row.id);
     if (outcome.error === null) {
       await resetFailureStreak(em, endpoint.id);
-      return { responseStatus: outcome.status, responseExcerpt: outcome.excerpt, durationMs: outcome.durationMs, lastAttemptAt: at, deliveredAt: this.clock.now() };
+      return {
+        responseStatus: outcome.status,
+        responseExcerpt: outcome.excerpt,
+        durationMs: outcome.durationMs,
+        lastAttemptAt: at,
+        deliveredAt: this.clock.now(),
+      };
     }
     await recordAttemptResponse(em, row, { ...outcome, at });
     const streak = await countFailure(em, endpoint.id, outcome.error, this.clock.now());
-    if (streak?.disabledNow) this.logger.warn(`webhook endpoint ${endpoint.id} switched off after ${streak.consecutiveFailures} failed deliveries`);
+    if (streak?.disabledNow)
+      this.logger.warn(`webhook endpoint ${endpoint.id} switched off after ${streak.consecutiveFailures} failed deliveries`);
     throw new Error(outcome.error);
   }
 
   /** Signs and POSTs one envelope to one endpoint; never throws for the receiver's behaviour. */
-  async post(endpoint: EndpointForDelivery, envelope: WebhookEnvelope, deliveryId: string): Promise<HttpOutcome & { payload: Record<string, unknown> }> {
+  async post(
+    endpoint: EndpointForDelivery,
+    envelope: WebhookEnvelope,
+    deliveryId: string,
+  ): Promise<HttpOutcome & { payload: Record<string, unknown> }> {
     if (!this.box) throw new PermanentFailure('ENCRYPTION_KEY is not set: endpoint URLs and secrets cannot be opened');
     const now = this.clock.now();
     const { url, secrets } = openEndpoint(this.box, endpoint, now);

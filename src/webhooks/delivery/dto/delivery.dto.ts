@@ -11,16 +11,26 @@ export class WebhookDeliveryDto {
   @ApiProperty({ example: 'we_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' })
   endpoint_id: string;
 
-  @ApiProperty({ example: 'evt_01JD3Z4Q9X8V7T6S5R4Q3P2N1M', description: 'Same on every retry (Service-Event-Id): receivers drop duplicates by it.' })
+  @ApiProperty({
+    example: 'evt_01JD3Z4Q9X8V7T6S5R4Q3P2N1M',
+    description: 'Same on every retry (Service-Event-Id): receivers drop duplicates by it.',
+  })
   event_id: string;
 
   @ApiProperty({ example: 'feedback.created' })
   event_type: string;
 
-  @ApiProperty({ enum: DELIVERY_STATUSES, description: 'pending: to be sent or retried; delivered: a 2xx came back in time; failed: given up.' })
+  @ApiProperty({
+    enum: DELIVERY_STATUSES,
+    description: 'pending: to be sent or retried; delivered: a 2xx came back in time; failed: given up.',
+  })
   status: (typeof DELIVERY_STATUSES)[number];
 
-  @ApiProperty({ type: 'integer', example: 1, description: 'Attempts made since the delivery was planned (or last redelivered by retry or recover).' })
+  @ApiProperty({
+    type: 'integer',
+    example: 1,
+    description: 'Attempts made since the delivery was planned (or last redelivered by retry or recover).',
+  })
   attempts: number;
 
   @ApiProperty({ type: 'integer', nullable: true, example: 500, description: "The last attempt's HTTP status; null when no answer came." })
@@ -38,7 +48,12 @@ export class WebhookDeliveryDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   last_attempt_at: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the next try is due; null once delivered or given up.' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the next try is due; null once delivered or given up.',
+  })
   next_attempt_at: string | null;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
