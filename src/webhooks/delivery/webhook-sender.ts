@@ -83,17 +83,19 @@ export class WebhookSender implements OnModuleInit, OnApplicationShutdown {
   /** One attempt of a claimed delivery: throws to fail it (the schedule decides what follows). */
   private async attempt(row: WebhookDeliveryEntity): Promise<Partial<WebhookDeliveryEntity>> {
     const em = this.db.manager;
-    const endpoint = await em.findOne(WebhookEndpointEntity, { where: { id: row.endpointId, projectId: row.projectId } });
+    const [endpoint, event] = await Promise.all([
+      em.findOne(WebhookEndpointEntity, { where: { id: row.endpointId, projectId: row.projectId } }),
+      em.findOne(EventEntity, { where: { id: row.eventId, projectId: row.projectId } }),
+    ]);
     if (!endpoint) throw new PermanentFailure('The endpoint no longer exists');
     if (endpoint.status !== 'enabled') {
       throw new PermanentFailure('The endpoint is disabled; re-enable it, then recover to send this delivery again');
     }
-    const event = await em.findOne(EventEntity, { where: { id: row.eventId, projectId: row.projectId } });
     if (!event) throw new PermanentFailure('The event no longer exists');
     const at = this.clock.now();
     const outcome = await this.post(endpoint, envelopeOf(event), row.id);
     if (outcome.error === null) {
-      await resetFailureStreak(em, endpoint.id);
+      if (endpoint.consecutiveFailures > 0) await resetFailureStreak(em, endpoint.id);
       return {
         responseStatus: outcome.status,
         responseExcerpt: outcome.excerpt,
