@@ -30,6 +30,7 @@ export interface HttpSenderOptions {
  */
 export class HttpSender {
   private readonly agent: Agent;
+  private closing: Promise<void> | null = null;
 
   constructor(private readonly options: HttpSenderOptions) {
     this.agent = new Agent({
@@ -72,8 +73,10 @@ export class HttpSender {
     }
   }
 
+  /** Lets attempts in flight finish, then closes the connections; safe to call more than once. */
   close(): Promise<void> {
-    return this.agent.close();
+    this.closing ??= this.agent.close().catch(() => undefined);
+    return this.closing;
   }
 }
 
