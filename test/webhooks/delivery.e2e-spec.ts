@@ -281,3 +281,32 @@ describe('webhook delivery: leases', () => {
     expect(await t.db.manager.findOneByOrFail(WebhookDeliveryEntity, { id: row.id })).toMatchObject({ status: 'delivered', attempts: 1 });
   });
 });
+
+// Without WEBHOOK_ALLOW_INSECURE_URLS the address is checked inside the connection's own DNS lookup.
+describe('webhook delivery: public addresses only', () => {
+  let t: TestApp;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    t = await TestApp.start();
+    receiver = await Receiver.start();
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await t.close();
+  });
+
+  it('refuses a name that resolves to a loopback address at connect time, and IP literals before it', async () => {
+    const { project, secretKey } = await t.seedProject({ plan: 'indie' });
+    const port = new URL(receiver.url).port;
+    const byName = await insertEndpoint(t, project.id, { url: `https://localhost:${port}/hooks` });
+    const res = await t.api.as(secretKey).post(`/v1/webhooks/${byName.endpoint.id}/test`).expect(200);
+    expect(res.body.data).toMatchObject({ delivered: false, response_status: null });
+    expect(res.body.data.error).toMatch(/localhost resolves to a non-public address \((127\.0\.0\.1|::1)\)/);
+
+    const byIp = await insertEndpoint(t, project.id, { url: `https://127.0.0.1:${port}/hooks` });
+    const direct = await t.api.as(secretKey).post(`/v1/webhooks/${byIp.endpoint.id}/test`).expect(200);
+    expect(direct.body.data.error).toBe('Refused: 127.0.0.1 is not a public address');
+    expect(receiver.requests).toHaveLength(0);
+  });
+});

@@ -1,4 +1,6 @@
+import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
+import { isPublicUnicast } from '../url-policy/public-address';
 import { publicOnlyLookup } from './interim/connect-lookup';
 
 /** The start of a receiver's answer kept for the delivery log. */
@@ -48,6 +50,8 @@ export class HttpSender {
   async post(url: string, body: string, headers: Record<string, string>): Promise<HttpOutcome> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
+    const refused = this.options.allowInsecureUrls ? null : refusal(url);
+    if (refused) return { status: null, excerpt: null, durationMs: elapsed(), error: refused };
     const signal = AbortSignal.timeout(this.options.timeoutMs);
     try {
       const response = await request(url, {
@@ -78,6 +82,23 @@ export class HttpSender {
     this.closing ??= this.agent.close().catch(() => undefined);
     return this.closing;
   }
+}
+
+/**
+ * Defense in depth for URLs stored before a rule existed: https only, and no non-public IP literal
+ * (a connection to an IP literal skips the DNS lookup, so publicOnlyLookup would never see it).
+ */
+export function refusal(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'Refused: the endpoint URL is not a valid URL';
+  }
+  if (parsed.protocol !== 'https:') return 'Refused: the endpoint URL must use https://';
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) !== 0 && !isPublicUnicast(host)) return `Refused: ${host} is not a public address`;
+  return null;
 }
 
 async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string | null> {
