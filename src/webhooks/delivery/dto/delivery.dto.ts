@@ -45,7 +45,7 @@ export class WebhookDeliveryDto {
   @ApiProperty({ type: String, nullable: true, description: 'Why the last attempt failed.' })
   last_error: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the last attempt started; null before the first.' })
   last_attempt_at: string | null;
 
   @ApiProperty({
@@ -56,10 +56,10 @@ export class WebhookDeliveryDto {
   })
   next_attempt_at: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When a 2xx came back; null until then.' })
   delivered_at: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time' })
+  @ApiProperty({ type: String, format: 'date-time', description: 'When the event planned this delivery; the log keeps 30 days.' })
   created_at: string;
 
   @ApiProperty({
@@ -111,7 +111,7 @@ export class WebhookTestResultDto {
   @ApiProperty({ type: 'integer', nullable: true, example: 200 })
   response_status: number | null;
 
-  @ApiProperty({ type: String, nullable: true, maxLength: 500 })
+  @ApiProperty({ type: String, nullable: true, maxLength: 500, description: "The first 500 characters of the answer's body." })
   response_excerpt: string | null;
 
   @ApiProperty({ type: 'integer', example: 84 })
