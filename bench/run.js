@@ -20,6 +20,7 @@ const { randomBytes } = require('node:crypto');
 const { Client } = require('pg');
 const { ROUTES } = require('./routes');
 const { sendTimings } = require('./send-timings');
+const { webhookTimings } = require('./webhook-timings');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -234,10 +235,16 @@ async function main() {
       sends = await sendTimings({ port: PORTS.service, env, createProject: (name) => createProject(env, name) });
       console.table(sends.map((row) => ({ ...row, median_ms: Math.round(row.median_ms) })));
     }
+    // Webhook deliveries: one worker to a loopback receiver, and API call to receiver 2xx.
+    let webhooks = null;
+    if (!process.env.BENCH_ROUTES || wanted.includes('webhooks')) {
+      webhooks = await webhookTimings({ port: PORTS.service, env, createProject: (name) => createProject(env, name) });
+      console.table(webhooks);
+    }
     if (process.env.BENCH_JSON)
       writeFileSync(
         process.env.BENCH_JSON,
-        JSON.stringify({ seconds: SECONDS, connections: CONNECTIONS, rounds: ROUNDS, summaries, sends }, null, 2),
+        JSON.stringify({ seconds: SECONDS, connections: CONNECTIONS, rounds: ROUNDS, summaries, sends, webhooks }, null, 2),
       );
   } finally {
     for (const child of Object.values(targets)) child.kill('SIGTERM');

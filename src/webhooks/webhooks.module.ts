@@ -1,5 +1,10 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { DeliveriesController } from './delivery/deliveries.controller';
+import { DeliveriesService } from './delivery/deliveries.service';
+import { DeliveryPlanner } from './delivery/delivery-planner';
+import { DeliveryRetention } from './delivery/delivery-retention.service';
+import { WebhookSender } from './delivery/webhook-sender';
 import { WebhookSecretBox } from './endpoints/endpoint-secrets';
 import { EndpointsController } from './endpoints/endpoints.controller';
 import { EndpointsService } from './endpoints/endpoints.service';
@@ -13,7 +18,7 @@ import { WebhookUrlPolicy } from './url-policy/webhook-url-policy';
  */
 @Module({
   imports: [],
-  controllers: [EndpointsController],
+  controllers: [EndpointsController, DeliveriesController],
   providers: [
     EndpointsService,
     WebhookHostResolver,
@@ -23,6 +28,10 @@ import { WebhookUrlPolicy } from './url-policy/webhook-url-policy';
       useFactory: (config: AppConfig) => new WebhookSecretBox(config.encryptionKey),
       inject: [APP_CONFIG],
     },
+    WebhookSender,
+    DeliveryPlanner,
+    DeliveriesService,
+    DeliveryRetention,
   ],
   exports: [EndpointsService, WebhookSecretBox],
 })

@@ -55,7 +55,8 @@ const lists = operations
     ({ method, operation }) => method === 'get' && ((operation.parameters as Json[] | undefined) ?? []).some((p) => p.name === 'cursor'),
   )
   .map(({ path }) => path)
-  .filter((path) => !path.startsWith('/v1/dashboard/'));
+  // Lists under a parent resource (a webhook's deliveries) need that parent; their suites page them.
+  .filter((path) => !path.startsWith('/v1/dashboard/') && !path.includes('{'));
 
 const rawCursor = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
 const ULID = '01JD3Z4Q9X8V7T6S5R4Q3P2N1M';

@@ -11,6 +11,7 @@ export const JOBS = {
   'changelog.mailing': { queue: 'changelog', attempts: 3 },
   'changelog.publish': { queue: 'changelog', attempts: 3 },
   'notifications.release': { queue: 'notifications', attempts: 3 },
+  'webhooks.deliver': { queue: 'webhooks', attempts: 3 },
 } as const satisfies Record<string, JobDefinition>;
 
 export interface JobDefinition {
@@ -31,6 +32,7 @@ export interface JobPayloads {
   'changelog.mailing': DueRowJob;
   'changelog.publish': DueRowJob;
   'notifications.release': DueRowJob;
+  'webhooks.deliver': DueRowJob;
 }
 
 export const QUEUE_NAMES = [...new Set(Object.values(JOBS).map((job) => job.queue))];

@@ -16,7 +16,7 @@ const processorToken = (queue: string) => `launch:job-processor:${queue}`;
  * at start because its worker options depend on the configuration (see workerOptionsFor).
  */
 function processorClassFor(queue: string, config: AppConfig): new (registry: JobRegistry) => WorkerHost {
-  @Processor(queue, workerOptionsFor(config))
+  @Processor(queue, workerOptionsFor(config, queue))
   class JobProcessor extends WorkerHost {
     private readonly logger = new Logger(`JobProcessor(${queue})`);
 

@@ -4,6 +4,12 @@ import type { AppConfig } from '../../config/app-config';
 export type QueueBackend = 'redis' | 'postgres';
 
 const WORKER_CONCURRENCY = 8;
+/**
+ * Queues whose jobs mostly wait on someone else's server get more slots: a webhook attempt may
+ * wait up to WEBHOOK_TIMEOUT_MS on a slow receiver, and eight slow receivers must not stall every
+ * other project's deliveries (issue 11 item 9: ≥ 1,000 deliveries/s from one worker).
+ */
+const QUEUE_CONCURRENCY: Readonly<Record<string, number>> = { webhooks: 64 };
 
 export function queueBackendOf(config: AppConfig): QueueBackend {
   return config.redisUrl ? 'redis' : 'postgres';
@@ -44,12 +50,13 @@ export function queueOptionsFor(config: AppConfig): QueueOptions {
  */
 export function workerOptionsFor(
   config: AppConfig,
+  queue?: string,
 ): Pick<WorkerOptions, 'concurrency' | 'drainDelay'> & Partial<Pick<WorkerOptions, 'connection'>> {
   const polling = queueBackendOf(config) === 'postgres' && config.embeddedDatabase;
   // Workers wait on Redis with blocking commands for up to drainDelay (5 s), so their connection
   // has no command deadline; they hold no request, and BullMQ reconnects them by itself.
   const connection = config.redisUrl ? { connection: redisConnection(config, null) } : {};
-  return { concurrency: WORKER_CONCURRENCY, ...(polling ? { drainDelay: 1 } : {}), ...connection };
+  return { concurrency: (queue && QUEUE_CONCURRENCY[queue]) || WORKER_CONCURRENCY, ...(polling ? { drainDelay: 1 } : {}), ...connection };
 }
 
 function redisConnection(config: AppConfig, commandTimeoutMs: number | null): ConnectionOptions {

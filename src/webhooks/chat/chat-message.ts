@@ -1,4 +1,5 @@
 import type { WebhookFormat } from '../entities/webhook-endpoint.entity';
+import { discordEntryMessage, publishedEntry, slackEntryMessage } from './entry-message';
 
 /** The event as every receiver gets it (spec: Events → Envelope). */
 export interface WebhookEnvelope {
@@ -21,6 +22,8 @@ export function eventLine(envelope: WebhookEnvelope): string {
       return `Published: ${String(data.title)}`;
     case 'changelog.subscriber.created':
       return `New changelog subscriber: ${String(data.email)}`;
+    case 'webhook.test':
+      return 'Test event: this channel receives webhook posts.';
     case 'feedback.created':
       return `New ${String(data.classification)} feedback: ${String(data.summary)}`;
     default:
@@ -30,9 +33,15 @@ export function eventLine(envelope: WebhookEnvelope): string {
 
 /**
  * The JSON body a chat endpoint receives instead of the envelope (spec: Delivery 3): `chat_a`
- * takes `{text}`, `chat_b` takes `{content}`. Richer messages for some events build on this.
+ * takes `{text}`, `chat_b` takes `{content}`. A published changelog entry gets a rich message on
+ * top of the line: Slack-style `blocks` (chat_a) or a Discord-style embed (chat_b), see
+ * entry-message.ts (links only for public entries; cover image and button only as https links).
  */
 export function chatMessage(format: Exclude<WebhookFormat, 'json'>, envelope: WebhookEnvelope): Record<string, unknown> {
   const line = eventLine(envelope);
+  if (envelope.type === 'changelog.entry.published') {
+    const entry = publishedEntry(envelope.data);
+    return format === 'chat_a' ? slackEntryMessage(entry, line) : discordEntryMessage(entry, line);
+  }
   return format === 'chat_a' ? { text: line } : { content: line };
 }

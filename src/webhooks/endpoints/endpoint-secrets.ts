@@ -55,7 +55,11 @@ export interface OpenedEndpoint {
 }
 
 /** The delivery side's read of an endpoint row: its URL and signing secrets, unsealed. */
-export function openEndpoint(box: Opener, row: WebhookEndpointEntity, now: Date): OpenedEndpoint {
+export function openEndpoint(
+  box: Opener,
+  row: Pick<WebhookEndpointEntity, 'urlCiphertext' | 'secretCiphertext' | 'previousSecretCiphertext' | 'previousSecretValidUntil'>,
+  now: Date,
+): OpenedEndpoint {
   const secrets = [box.open(row.secretCiphertext)];
   if (row.previousSecretCiphertext && row.previousSecretValidUntil && row.previousSecretValidUntil > now) {
     secrets.push(box.open(row.previousSecretCiphertext));

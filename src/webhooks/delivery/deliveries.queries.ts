@@ -1,0 +1,121 @@
+import type { EntityManager } from 'typeorm';
+import type { WebhookEndpointEntity } from '../entities/webhook-endpoint.entity';
+
+/** Failed attempts in a row that switch an endpoint off (spec: Limits → Webhooks). */
+export const AUTO_DISABLE_AFTER = 20;
+
+export interface PlannedDelivery {
+  id: string;
+  nextAttemptAt: Date;
+}
+
+/**
+ * One delivery per enabled endpoint of the project subscribed to the type (`events` holds it or
+ * "*"), in ONE statement inside the event's transaction. Ids are made here (ULIDs, which SQL cannot
+ * make) and handed out by row number; `ids` must be at least as long as the project's endpoint
+ * count. `jsonOnly` leaves chat endpoints out (an entry published with notify_chat false).
+ */
+export async function insertPlannedDeliveries(
+  em: EntityManager,
+  event: { id: string; projectId: string; type: string; createdAt: Date },
+  ids: readonly string[],
+  jsonOnly: boolean,
+): Promise<PlannedDelivery[]> {
+  const rows: { id: string; next_attempt_at: Date }[] = await em.query(
+    `INSERT INTO webhook_deliveries
+       (id, project_id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at)
+     SELECT ($1::text[])[row_number() OVER (ORDER BY e.id)], e.project_id, e.id, $3::text, $4::text, 'pending', 0, $5::timestamptz, $5::timestamptz
+       FROM webhook_endpoints e
+      WHERE e.project_id = $2 AND e.status = 'enabled' AND (e.events ? $4::text OR e.events ? '*')
+        AND ($6::boolean = false OR e.format = 'json')
+     RETURNING id, next_attempt_at`,
+    [ids, event.projectId, event.id, event.type, event.createdAt, jsonOnly],
+  );
+  return rows.map((row) => ({ id: row.id, nextAttemptAt: new Date(row.next_attempt_at) }));
+}
+
+/** Whether a changelog entry asked for chat posts; true when the row is not found (never skip by accident). */
+export async function entryNotifiesChat(em: EntityManager, entryId: unknown): Promise<boolean> {
+  if (typeof entryId !== 'string') return true;
+  const rows: { notify_chat: boolean }[] = await em.query('SELECT notify_chat FROM changelog_entries WHERE id = $1', [entryId]);
+  return rows[0]?.notify_chat ?? true;
+}
+
+/** Any success resets the failure streak; the condition spares a write when there is none. */
+export async function resetFailureStreak(em: EntityManager, endpointId: string): Promise<void> {
+  await em.query('UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = $1 AND consecutive_failures <> 0', [endpointId]);
+}
+
+/**
+ * Counts one failed attempt and, at AUTO_DISABLE_AFTER, switches the endpoint off with the reason,
+ * in one statement (two workers failing at once both count; exactly one of them crosses the line).
+ * Answers the new streak and whether this call switched it off.
+ */
+export async function countFailure(
+  em: EntityManager,
+  endpointId: string,
+  lastFailure: string,
+  now: Date,
+): Promise<{ consecutiveFailures: number; disabledNow: boolean } | null> {
+  const reason = `${AUTO_DISABLE_AFTER} consecutive failed deliveries; last: ${lastFailure}`.slice(0, 1_000);
+  const [rows] = (await em.query(
+    `UPDATE webhook_endpoints
+        SET consecutive_failures = consecutive_failures + 1,
+            status = CASE WHEN status = 'enabled' AND consecutive_failures + 1 >= $2 THEN 'disabled' ELSE status END,
+            disabled_reason = CASE WHEN status = 'enabled' AND consecutive_failures + 1 >= $2 THEN $3 ELSE disabled_reason END,
+            disabled_at = CASE WHEN status = 'enabled' AND consecutive_failures + 1 >= $2 THEN $4 ELSE disabled_at END
+      WHERE id = $1
+      RETURNING consecutive_failures, (status = 'disabled' AND consecutive_failures = $2) AS disabled_now`,
+    [endpointId, AUTO_DISABLE_AFTER, reason, now],
+  )) as [{ consecutive_failures: number; disabled_now: boolean }[], number];
+  const row = rows[0];
+  return row ? { consecutiveFailures: row.consecutive_failures, disabledNow: row.disabled_now } : null;
+}
+
+/** The last attempt's answer, written only while the row is still on the attempt that got it. */
+export async function recordAttemptResponse(
+  em: EntityManager,
+  delivery: { id: string; attempts: number },
+  outcome: { status: number | null; excerpt: string | null; durationMs: number; at: Date },
+): Promise<void> {
+  await em.query(
+    `UPDATE webhook_deliveries SET response_status = $3, response_excerpt = $4, duration_ms = $5, last_attempt_at = $6
+      WHERE id = $1 AND attempts = $2`,
+    [delivery.id, delivery.attempts, outcome.status, outcome.excerpt, outcome.durationMs, outcome.at],
+  );
+}
+
+export type EndpointForDelivery = Pick<
+  WebhookEndpointEntity,
+  'id' | 'projectId' | 'format' | 'status' | 'urlCiphertext' | 'secretCiphertext' | 'previousSecretCiphertext' | 'previousSecretValidUntil'
+>;
+
+// A row is redelivered with a fresh schedule unless an attempt holds it right now.
+const NOT_IN_FLIGHT = "NOT (status = 'pending' AND locked_until IS NOT NULL AND locked_until > $2)";
+
+/** Makes one delivery due now with a fresh schedule; false when an attempt is in flight. */
+export async function requeueDelivery(em: EntityManager, id: string, now: Date): Promise<boolean> {
+  const [, affected] = (await em.query(
+    `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = $2, locked_until = NULL, last_error = NULL, delivered_at = NULL
+      WHERE id = $1 AND ${NOT_IN_FLIGHT}`,
+    [id, now],
+  )) as [unknown, number];
+  return affected > 0;
+}
+
+/** Every failed delivery of the endpoint created since `since`, due now with a fresh schedule. */
+export async function requeueFailedSince(
+  em: EntityManager,
+  projectId: string,
+  endpointId: string,
+  since: Date,
+  now: Date,
+): Promise<PlannedDelivery[]> {
+  const [rows] = (await em.query(
+    `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = $1, locked_until = NULL, last_error = NULL
+      WHERE project_id = $2 AND endpoint_id = $3 AND status = 'failed' AND created_at >= $4
+      RETURNING id, next_attempt_at`,
+    [now, projectId, endpointId, since],
+  )) as [{ id: string; next_attempt_at: Date }[], number];
+  return rows.map((row) => ({ id: row.id, nextAttemptAt: new Date(row.next_attempt_at) }));
+}
