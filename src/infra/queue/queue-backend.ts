@@ -56,7 +56,9 @@ export function workerOptionsFor(
   // Workers wait on Redis with blocking commands for up to drainDelay (5 s), so their connection
   // has no command deadline; they hold no request, and BullMQ reconnects them by itself.
   const connection = config.redisUrl ? { connection: redisConnection(config, null) } : {};
-  return { concurrency: (queue && QUEUE_CONCURRENCY[queue]) || WORKER_CONCURRENCY, ...(polling ? { drainDelay: 1 } : {}), ...connection };
+  // The embedded database serves one session: 64 slots polling it would only crowd out other queues.
+  const concurrency = (!polling && queue && QUEUE_CONCURRENCY[queue]) || WORKER_CONCURRENCY;
+  return { concurrency, ...(polling ? { drainDelay: 1 } : {}), ...connection };
 }
 
 function redisConnection(config: AppConfig, commandTimeoutMs: number | null): ConnectionOptions {
