@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { StoredResponse } from '../common/http/error-response';
 import { toSuccessEnvelope } from '../common/http/envelope';
+import { WithStatus } from '../common/http/reply';
 import { CommittedAnswerSource, REQUEST_ID_HEADER, WireAnswer } from '../common/http/request-context';
 import { afterCommit } from '../infra/database/database';
 import { IDEMPOTENCY_HEADER } from './idempotency-key';
@@ -96,7 +97,9 @@ export class IdempotentCall implements CommittedAnswerSource {
 
   /** The success envelope exactly as it will be sent (res.json with Express's default settings). */
   private answerOf(result: unknown): WireAnswer {
-    const { res, requestId, status, etag } = this.request;
+    const { res, requestId, etag } = this.request;
+    // A handler that picks its status at run time (201 created, 200 dry run) records that status.
+    const status = result instanceof WithStatus ? result.status : this.request.status;
     const body = JSON.stringify(toSuccessEnvelope(result));
     const headers: Record<string, string> = { 'Content-Type': JSON_CONTENT_TYPE, [REQUEST_ID_HEADER]: requestId };
     const tag = etag?.(Buffer.from(body, 'utf8'));

@@ -160,6 +160,20 @@ describe('POST /v1/changelog/drafts', () => {
     expect(res.body.data.sections[0].items[0].subject).toBe('[click me](javascript:alert(1))');
   });
 
+  it('accepts an Idempotency-Key: a replay answers the first draft (201) or dry run (200) and creates nothing more', async () => {
+    const { project, secretKey } = await t.seedProject();
+    const post = (body: Record<string, unknown>, key: string) =>
+      t.api.as(secretKey).post('/v1/changelog/drafts').set('Idempotency-Key', key).send(body);
+    const created = await post({ commits: COMMITS }, 'draft-once').expect(201);
+    const replayed = await post({ commits: COMMITS }, 'draft-once').expect(201);
+    expect(replayed.body).toEqual(created.body);
+    expect(await entriesOf(project.id)).toHaveLength(1);
+    const dry = await post({ commits: COMMITS, dry_run: true }, 'dry-once').expect(200);
+    expect((await post({ commits: COMMITS, dry_run: true }, 'dry-once').expect(200)).body).toEqual(dry.body);
+    expect((await post({ commits: ['feat: other'] }, 'draft-once').expect(409)).body.error.code).toBe('IDEMPOTENCY_CONFLICT');
+    expect(await entriesOf(project.id)).toHaveLength(1);
+  });
+
   it('answers a dry run when every commit is skipped, and refuses to create an empty draft', async () => {
     const { project, secretKey } = await t.seedProject();
     const commits = ['chore: x', "Merge branch 'main'", '2.0.0'];

@@ -22,6 +22,18 @@ describe('changelog labels and settings', () => {
   const createLabel = (body: Record<string, unknown>, key = seeded.secretKey) => api(key).post('/v1/changelog/labels').send(body);
 
   describe('POST /v1/changelog/labels', () => {
+    it('accepts an Idempotency-Key: a replay answers the first label, another body is a conflict', async () => {
+      const first = await createLabel({ name: 'Mobile' }).set('Idempotency-Key', 'label-once').expect(201);
+      const again = await createLabel({ name: 'Mobile' }).set('Idempotency-Key', 'label-once').expect(201);
+      expect(again.body).toEqual(first.body);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      const other = await createLabel({ name: 'Web' }).set('Idempotency-Key', 'label-once').expect(409);
+      expect(other.body.error).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT', param: 'Idempotency-Key' });
+      expect((await api().get('/v1/changelog/labels').expect(200)).body.data.map((label: { slug: string }) => label.slug)).toEqual([
+        'mobile',
+      ]);
+    });
+
     it('creates a label with a slug made from the name, numbered when taken', async () => {
       const first = await createLabel({ name: '  New & Improved ' }).expect(201);
       expect(first.body.data).toEqual({

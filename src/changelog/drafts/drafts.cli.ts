@@ -55,7 +55,9 @@ export const CHANGELOG_DRAFT_COMMANDS: Record<string, Command> = {
       const commits = commitsFromGitLog(await readInput(values));
       if (commits.length === 0) throw new UsageError('no commits on the input: pipe `git log` output into this command');
       const version = typeof values.version === 'string' ? values.version : undefined;
-      const draft = await context.get(DraftsService).draftFromCommits(project, { commits, version, dry_run: values['dry-run'] === true });
+      const { data: draft } = await context
+        .get(DraftsService)
+        .draftFromCommits(project, { commits, version, dry_run: values['dry-run'] === true });
       return {
         entry_id: draft.entry?.id ?? null,
         title: draft.title,

@@ -7,7 +7,10 @@ import { Auth } from '../../common/http/route-policy';
 import type { ProjectRef } from '../../projects/project-ref';
 import { DraftsService } from './drafts.service';
 import { CreateDraftDto } from './dto/create-draft.dto';
-import { DraftDto, toDraftReply } from './dto/draft.dto';
+import { DraftDto } from './dto/draft.dto';
+import { Idempotent } from '../../idempotency/idempotent.decorator';
+import { CurrentIdempotency } from '../../idempotency/idempotency-claims';
+import type { IdempotentCall } from '../../idempotency/idempotent-call';
 
 @ApiTags('Changelog')
 @Controller('v1/changelog/drafts')
@@ -16,6 +19,7 @@ export class DraftsController {
 
   @Post()
   @Auth('secret')
+  @Idempotent()
   @ApiOperation({
     summary:
       'Sort commit messages into a changelog draft (Breaking changes, Security, New, Improved, Fixed, Other changes), leaving out housekeeping, merges, reverts and version bumps. Creates an entry with status draft (201), never published; dry_run returns the draft without creating anything (200).',
@@ -23,7 +27,11 @@ export class DraftsController {
   @ApiEnvelope(DraftDto, { status: 201, description: 'A draft entry was created (`entry` is its owner view).' })
   @ApiEnvelope(DraftDto, { status: 200, description: 'Dry run: nothing was created (`entry` is null).' })
   @ApiErrors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE')
-  createDraft(@CurrentProject() project: ProjectRef, @Body() body: CreateDraftDto): Promise<WithStatus<DraftDto>> {
-    return this.drafts.draftFromCommits(project, body).then(toDraftReply);
+  createDraft(
+    @CurrentProject() project: ProjectRef,
+    @Body() body: CreateDraftDto,
+    @CurrentIdempotency() idem: IdempotentCall | null,
+  ): Promise<WithStatus<DraftDto>> {
+    return this.drafts.draftFromCommits(project, body, idem);
   }
 }

@@ -10,7 +10,9 @@ import { commitsProblem, DRAFT_LIMITS } from './draft-input';
 import { draftBody, draftCategory, draftTitle } from './draft-markdown';
 import { EntriesService } from '../entries/entries.service';
 import type { CreateDraftDto } from './dto/create-draft.dto';
-import { type DraftDto, toDraftDto } from './dto/draft.dto';
+import { type DraftDto, toDraftDto, toDraftReply } from './dto/draft.dto';
+import type { WithStatus } from '../../common/http/reply';
+import { idempotently, type IdempotentCall } from '../../idempotency/idempotent-call';
 
 /**
  * Changelog drafts from commits (spec: Endpoints → Changelog → Drafts): `POST /v1/changelog/drafts`
@@ -45,7 +47,7 @@ export class DraftsService {
     private readonly entries: EntriesService,
   ) {}
 
-  async draftFromCommits(project: ProjectRef, input: CreateDraftDto): Promise<DraftDto> {
+  async draftFromCommits(project: ProjectRef, input: CreateDraftDto, idem: IdempotentCall | null = null): Promise<WithStatus<DraftDto>> {
     const problem = commitsProblem(input.commits);
     if (problem) throw new ApiError('VALIDATION_ERROR', problem.message, { param: problem.param });
     const commits = input.commits as string[];
@@ -53,8 +55,7 @@ export class DraftsService {
     const now = this.clock.now();
     const text = { title: draftTitle(input.version, now), body_markdown: draftBody(sorted), category: draftCategory(sorted) };
     assertStorableBody(text.body_markdown);
-    if (input.dry_run === true) return toDraftDto(text, sorted, null);
-    if (sorted.sections.length === 0) {
+    if (input.dry_run !== true && sorted.sections.length === 0) {
       throw new ApiError(
         'VALIDATION_ERROR',
         `Nothing to draft: all ${commits.length} commits were skipped (housekeeping, merges, reverts or version bumps).`,
@@ -65,15 +66,19 @@ export class DraftsService {
         },
       );
     }
-    return this.db.transaction(async (em) => {
-      const entry = await this.entries.insertDraft(em, project, {
-        title: text.title,
-        bodyMarkdown: text.body_markdown,
-        version: input.version ?? null,
-        category: text.category,
-      });
-      return toDraftDto(text, sorted, entry);
-    });
+    // A dry run goes through the transaction too, so an Idempotency-Key replays it like any answer.
+    return this.db.transaction((em) =>
+      idempotently(em, idem, async () => {
+        if (input.dry_run === true) return toDraftReply(toDraftDto(text, sorted, null));
+        const entry = await this.entries.insertDraft(em, project, {
+          title: text.title,
+          bodyMarkdown: text.body_markdown,
+          version: input.version ?? null,
+          category: text.category,
+        });
+        return toDraftReply(toDraftDto(text, sorted, entry));
+      }),
+    );
   }
 }
 

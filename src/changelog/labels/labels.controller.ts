@@ -6,6 +6,9 @@ import { Auth } from '../../common/http/route-policy';
 import type { ProjectRef } from '../../projects/project-ref';
 import { DeletedDto } from '../dto/entry.dto';
 import { CreateLabelDto, LabelDto, UpdateLabelDto } from '../dto/label.dto';
+import { Idempotent } from '../../idempotency/idempotent.decorator';
+import { CurrentIdempotency } from '../../idempotency/idempotency-claims';
+import type { IdempotentCall } from '../../idempotency/idempotent-call';
 import { LabelsService } from './labels.service';
 
 const LABEL_ID = { name: 'id', example: 'lbl_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' };
@@ -25,11 +28,16 @@ export class LabelsController {
 
   @Post()
   @Auth('secret')
+  @Idempotent()
   @ApiOperation({ summary: 'Create a label; its slug is made from the name when left out.' })
   @ApiEnvelope(LabelDto, { status: 201 })
   @ApiErrors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'PLAN_LIMIT_REACHED', 'LABEL_SLUG_TAKEN')
-  createLabel(@CurrentProject() project: ProjectRef, @Body() body: CreateLabelDto): Promise<LabelDto> {
-    return this.labels.createLabel(project, body);
+  createLabel(
+    @CurrentProject() project: ProjectRef,
+    @Body() body: CreateLabelDto,
+    @CurrentIdempotency() idem: IdempotentCall | null,
+  ): Promise<LabelDto> {
+    return this.labels.createLabel(project, body, idem);
   }
 
   @Patch(':id')

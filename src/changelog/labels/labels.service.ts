@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { idempotently, type IdempotentCall } from '../../idempotency/idempotent-call';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
@@ -39,31 +40,33 @@ export class LabelsService {
     return rows.map(toLabelDto);
   }
 
-  createLabel(project: ProjectRef, input: CreateLabelDto): Promise<LabelDto> {
+  createLabel(project: ProjectRef, input: CreateLabelDto, idem: IdempotentCall | null = null): Promise<LabelDto> {
     const name = this.nameOf(input.name);
-    return this.db.transaction(async (em) => {
-      await lockProject(em, project.id);
-      const max = planLimit(project.plan, 'labels');
-      const count = await em.count(ChangelogLabelEntity, { where: { projectId: project.id } });
-      if (count >= max) {
-        throw new ApiError('PLAN_LIMIT_REACHED', `The ${project.plan} plan allows ${max} labels.`, {
-          remediation: 'Delete a label you no longer use, or upgrade the plan for more labels.',
+    return this.db.transaction((em) =>
+      idempotently(em, idem, async () => {
+        await lockProject(em, project.id);
+        const max = planLimit(project.plan, 'labels');
+        const count = await em.count(ChangelogLabelEntity, { where: { projectId: project.id } });
+        if (count >= max) {
+          throw new ApiError('PLAN_LIMIT_REACHED', `The ${project.plan} plan allows ${max} labels.`, {
+            remediation: 'Delete a label you no longer use, or upgrade the plan for more labels.',
+          });
+        }
+        const slug = input.slug ?? uniqueSlug(slugFromName(name), await this.takenSlugs(em, project.id));
+        const now = this.clock.now();
+        const row = Object.assign(new ChangelogLabelEntity(), {
+          id: newId('lbl'),
+          projectId: project.id,
+          name,
+          slug,
+          colour: input.colour ?? 'gray',
+          createdAt: now,
+          updatedAt: now,
         });
-      }
-      const slug = input.slug ?? uniqueSlug(slugFromName(name), await this.takenSlugs(em, project.id));
-      const now = this.clock.now();
-      const row = Object.assign(new ChangelogLabelEntity(), {
-        id: newId('lbl'),
-        projectId: project.id,
-        name,
-        slug,
-        colour: input.colour ?? 'gray',
-        createdAt: now,
-        updatedAt: now,
-      });
-      await slugTaken(em.insert(ChangelogLabelEntity, row), slug);
-      return toLabelDto(row);
-    });
+        await slugTaken(em.insert(ChangelogLabelEntity, row), slug);
+        return toLabelDto(row);
+      }),
+    );
   }
 
   updateLabel(project: ProjectRef, labelId: string, input: UpdateLabelDto): Promise<LabelDto> {
