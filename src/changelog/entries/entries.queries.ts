@@ -2,15 +2,6 @@ import type { EntityManager } from 'typeorm';
 import { ChangelogEntryEntity } from '../entities/changelog-entry.entity';
 import { ChangelogEntryLabelEntity } from '../entities/changelog-entry-label.entity';
 
-/**
- * Serialises the entry writes of one project: the plan cap count, the one announcement and the
- * transitions all run after this lock, so concurrent requests cannot each see a free slot. Every
- * entry write takes it first (before any entry row), so locks are always taken in the same order.
- */
-export async function lockProject(em: EntityManager, projectId: string): Promise<void> {
-  await em.query('SELECT 1 FROM projects WHERE id = $1 FOR UPDATE', [projectId]);
-}
-
 /** Entries that hold a place under the Free cap: published and scheduled (drafts and archived do not). */
 export async function countReservedEntries(em: EntityManager, projectId: string): Promise<number> {
   const [row]: { count: string }[] = await em.query(

@@ -18,7 +18,8 @@ import { UpdateEntryDto } from '../dto/update-entry.dto';
 import { ChangelogEntryEntity, type EntryStatus } from '../entities/changelog-entry.entity';
 import { resolveLabelSlugs } from '../labels/label-slugs';
 import { containsPattern, publicEntryCondition } from '../public-set';
-import { endOtherAnnouncement, findEntryForUpdate, labelSlugsOf, lockProject, replaceEntryLabels } from './entries.queries';
+import { lockProject } from '../../projects/project-lock';
+import { endOtherAnnouncement, findEntryForUpdate, labelSlugsOf, replaceEntryLabels } from './entries.queries';
 import { entryAnswer } from './entry-answer';
 import {
   type EntryField,

@@ -11,7 +11,7 @@ import type { ProjectRef } from '../../projects/project-ref';
 import { DeletedDto } from '../dto/entry.dto';
 import { CreateLabelDto, LabelDto, UpdateLabelDto, toLabelDto } from '../dto/label.dto';
 import { ChangelogLabelEntity, UQ_LABELS_PROJECT_SLUG } from '../entities/changelog-label.entity';
-import { lockProject } from '../entries/entries.queries';
+import { lockProject } from '../../projects/project-lock';
 import { slugFromName, uniqueSlug } from './label-slug';
 
 /**

@@ -1,14 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { WebhookEndpointEntity } from '../entities/webhook-endpoint.entity';
 
-/**
- * Serialises endpoint creation per project (the same row lock as the changelog's caps): two
- * concurrent creates at the limit both wait here, the second then counts the first's row.
- */
-export async function lockProject(em: EntityManager, projectId: string): Promise<void> {
-  await em.query('SELECT 1 FROM projects WHERE id = $1 FOR UPDATE', [projectId]);
-}
-
 export function countEndpoints(em: EntityManager, projectId: string): Promise<number> {
   return em.count(WebhookEndpointEntity, { where: { projectId } });
 }

@@ -24,7 +24,8 @@ import { DeletedEndpointDto } from './dto/deleted-endpoint.dto';
 import { UpdateEndpointDto } from './dto/update-endpoint.dto';
 import { parseEvents } from './endpoint-events';
 import { generateWebhookSecret, PREVIOUS_SECRET_GRACE_MS, WebhookSecretBox } from './endpoint-secrets';
-import { countEndpoints, deleteEndpoint, findEndpoint, listEndpoints, lockProject } from './endpoints.queries';
+import { lockProject } from '../../projects/project-lock';
+import { countEndpoints, deleteEndpoint, findEndpoint, listEndpoints } from './endpoints.queries';
 
 /** The reason shown when the owner switches an endpoint off (PATCH status disabled). */
 export const DISABLED_BY_OWNER = 'disabled by the owner';
