@@ -9,7 +9,10 @@ import { NotificationSigningSecretEntity } from './notifications/entities/notifi
 import { NotificationUsageEntity } from './notifications/entities/notification-usage.entity';
 import { ChangelogEntryEntity } from './changelog/entities/changelog-entry.entity';
 import { ChangelogEntryLabelEntity } from './changelog/entities/changelog-entry-label.entity';
-import { ChangelogInteractionEntity } from './changelog/entities/changelog-interaction.entity';
+import { ChangelogEntryCountEntity } from './changelog/entities/changelog-entry-count.entity';
+import { ChangelogReactionCountEntity } from './changelog/entities/changelog-reaction-count.entity';
+import { ChangelogReactionEntity } from './changelog/entities/changelog-reaction.entity';
+import { ChangelogReaderEntity } from './changelog/entities/changelog-reader.entity';
 import { ChangelogLabelEntity } from './changelog/entities/changelog-label.entity';
 import { ChangelogMailingEntity } from './changelog/entities/changelog-mailing.entity';
 import { ChangelogPublicationEntity } from './changelog/entities/changelog-publication.entity';
@@ -39,7 +42,10 @@ export const ENTITIES = [
   ApiKeyEntity,
   ChangelogEntryEntity,
   ChangelogEntryLabelEntity,
-  ChangelogInteractionEntity,
+  ChangelogEntryCountEntity,
+  ChangelogReaderEntity,
+  ChangelogReactionEntity,
+  ChangelogReactionCountEntity,
   ChangelogLabelEntity,
   ChangelogMailingEntity,
   ChangelogPublicationEntity,

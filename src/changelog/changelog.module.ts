@@ -3,6 +3,7 @@ import { urlencoded } from 'express';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { DraftsController } from './drafts/drafts.controller';
 import { DraftsService } from './drafts/drafts.service';
+import { EngagementRecorder } from './engagement/engagement-recorder';
 import { EntriesController } from './entries/entries.controller';
 import { EntriesService } from './entries/entries.service';
 import { EntryLifecycleService } from './entries/entry-lifecycle.service';
@@ -58,6 +59,7 @@ const TOPICS_FORM_LIMIT = '16kb';
     PublicChangelogService,
     HostedChangelogService,
     PageInteractionsService,
+    EngagementRecorder,
     SubscriberMailings,
     SubscriberMailer,
     SubscribersService,

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { BrowserFixture, startAppWithBrowser } from '../support/browser';
-import { ChangelogInteractionEntity } from '../../src/changelog/entities/changelog-interaction.entity';
+import { entryCounts } from '../support/engagement';
 import { seedEntry } from '../support/changelog-seed';
 import { UNSAFE_MARKDOWN } from '../support/html-safety';
 import { TestApp } from '../support/test-app';
@@ -33,7 +33,7 @@ describe('the hosted changelog in a real browser', () => {
   }
 
   async function viewsOf(entryId: string): Promise<number> {
-    return t.db.manager.count(ChangelogInteractionEntity, { where: { entryId, kind: 'view', surface: 'page' } });
+    return (await entryCounts(t, entryId)).pageViews;
   }
 
   async function eventually(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
@@ -76,7 +76,7 @@ describe('the hosted changelog in a real browser', () => {
       // A keepalive request outlives the navigation the button starts; the row is what matters.
       expect((await click).method()).toBe('POST');
       await eventually(
-        async () => (await t.db.manager.count(ChangelogInteractionEntity, { where: { entryId: first.id, kind: 'click' } })) === 1,
+        async () => (await entryCounts(t, first.id)).ctaClicks === 1,
       );
       expect(dialogs).toBe(0);
       expect(problems).toEqual([]);

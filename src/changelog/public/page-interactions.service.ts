@@ -5,7 +5,8 @@ import { isId } from '../../common/ids/ids';
 import { Database } from '../../infra/database/database';
 import { isValidSlug } from '../../projects/slugs';
 import type { PageInteractionResultDto, RecordSeenDto } from './dto/page-interaction.dto';
-import { recordPageInteractions } from './public-changelog.queries';
+import { EngagementRecorder } from '../engagement/engagement-recorder';
+import { publicEntryIdsOf } from './public-changelog.queries';
 
 const NOT_FOUND_SLUG = () =>
   new ApiError('NOT_FOUND', 'No public changelog has this slug.', {
@@ -15,39 +16,42 @@ const NOT_FOUND_SLUG = () =>
 
 /**
  * Views and button clicks counted by the hosted page (surface `page`), for the per-entry numbers.
- * No key and no identity: the rows carry no visitor, so nothing here is personal data; the per-IP
- * browser limit bounds inflation. Choices: `seen` records the ids that are in the public set now
- * and skips the rest silently (a page open across an expiry or an archive still succeeds) and
- * answers 200 with how many it recorded; `click` is about one entry, so an entry outside the public
- * set is 404 NOT_FOUND. An unknown slug is 404 NOT_FOUND on both. One statement each.
+ * No key and no identity: nothing here is personal data; the per-IP browser limit bounds inflation.
+ * Choices: `seen` counts the ids that are in the public set now and skips the rest silently (a page
+ * open across an expiry or an archive still succeeds) and answers 200 with how many it counted;
+ * `click` is about one entry, so an entry outside the public set is 404 NOT_FOUND. An unknown slug
+ * is 404 NOT_FOUND on both. One read each; the counts go through the engagement recorder.
  */
 @Injectable()
 export class PageInteractionsService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly recorder: EngagementRecorder,
   ) {}
 
   async recordSeen(slug: string, body: RecordSeenDto): Promise<PageInteractionResultDto> {
     if (!isValidSlug(slug)) throw NOT_FOUND_SLUG();
-    const result = await recordPageInteractions(this.db.manager, slug, body.entry_ids, 'view', this.clock.now());
-    if (result.projectId === null) throw NOT_FOUND_SLUG();
-    return { recorded: result.recorded };
+    const now = this.clock.now();
+    const { projectId, entryIds } = await publicEntryIdsOf(this.db.manager, slug, body.entry_ids, now);
+    if (projectId === null) throw NOT_FOUND_SLUG();
+    this.recorder.addViews(projectId, entryIds, 'page', now);
+    return { recorded: entryIds.length };
   }
 
   async recordClick(slug: string, entryId: string): Promise<PageInteractionResultDto> {
     if (!isValidSlug(slug)) throw NOT_FOUND_SLUG();
     // A malformed id cannot be in the public set; it is the same NOT_FOUND without a query.
-    const result = isId('ce', entryId)
-      ? await recordPageInteractions(this.db.manager, slug, [entryId], 'click', this.clock.now())
-      : { projectId: slug, recorded: 0 };
-    if (result.projectId === null) throw NOT_FOUND_SLUG();
-    if (result.recorded === 0) {
+    const now = this.clock.now();
+    const found = isId('ce', entryId) ? await publicEntryIdsOf(this.db.manager, slug, [entryId], now) : { projectId: slug, entryIds: [] };
+    if (found.projectId === null) throw NOT_FOUND_SLUG();
+    if (found.entryIds.length === 0) {
       throw new ApiError('NOT_FOUND', 'This changelog has no public entry with this id.', {
         param: 'entry_id',
         remediation: 'Send the id of an entry shown on the public changelog (published, public audience, not expired).',
       });
     }
-    return { recorded: result.recorded };
+    this.recorder.addClick(found.projectId, entryId, now);
+    return { recorded: 1 };
   }
 }

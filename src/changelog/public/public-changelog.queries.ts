@@ -133,27 +133,24 @@ function toPublicEntryRow(row: Record<string, unknown>): PublicEntryRow {
 }
 
 /**
- * Appends one `kind` interaction (surface `page`) for each of `entryIds` that is in the project's
- * public set now; other ids are skipped. One statement: `project_id` is null for an unknown slug.
+ * Which of `entryIds` are in the public set of the project with this slug now: the hosted page
+ * counts views and clicks only of what it may show. `projectId` is null for an unknown slug.
  */
-export async function recordPageInteractions(
+export async function publicEntryIdsOf(
   em: EntityManager,
   slug: string,
   entryIds: readonly string[],
-  kind: 'view' | 'click',
   now: Date,
-): Promise<{ projectId: string | null; recorded: number }> {
-  const rows: { project_id: string | null; recorded: string }[] = await em.query(
-    `WITH p AS (SELECT id FROM projects WHERE slug = $1),
-     added AS (
-       INSERT INTO changelog_interactions (project_id, entry_id, kind, surface, visitor, occurred_at)
-       SELECT e.project_id, e.id, $3, 'page', NULL, $4
-       FROM changelog_entries e JOIN p ON e.project_id = p.id
-       WHERE e.id = ANY($2) AND ${publicEntryCondition('$4')}
-       RETURNING 1
-     )
-     SELECT (SELECT id FROM p) AS project_id, (SELECT count(*) FROM added) AS recorded`,
-    [slug, [...new Set(entryIds)], kind, now],
+): Promise<{ projectId: string | null; entryIds: string[] }> {
+  const rows: { project_id: string; entry_id: string | null }[] = await em.query(
+    `SELECT p.id AS project_id, e.id AS entry_id
+     FROM projects p
+     LEFT JOIN changelog_entries e ON e.project_id = p.id AND e.id = ANY($2) AND ${publicEntryCondition('$3')}
+     WHERE p.slug = $1`,
+    [slug, [...new Set(entryIds)], now],
   );
-  return { projectId: rows[0]?.project_id ?? null, recorded: Number(rows[0]?.recorded ?? 0) };
+  return {
+    projectId: rows[0]?.project_id ?? null,
+    entryIds: rows.flatMap((row) => (row.entry_id === null ? [] : [row.entry_id])),
+  };
 }

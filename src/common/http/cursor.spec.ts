@@ -1,9 +1,11 @@
 import { ApiError } from '../errors/api-error';
-import { type CursorKey, cursorValue, decodeCursor, encodeCursor } from './cursor';
+import { type CursorKey, cursorValue, decodeCursor, encodeCursor, publishedCursorValue, publishedKeyOf } from './cursor';
 
 const ID_KEY: CursorKey = { field: 'id', prefix: 'fb' };
 const POSITION_KEY: CursorKey = { field: 'position' };
 const FEEDBACK_ID = 'fb_01JD3Z4Q9X8V7T6S5R4Q3P2N1M';
+const PUBLISHED_KEY: CursorKey = { field: 'published', prefix: 'ce' };
+const ENTRY_ID = 'ce_01JD3Z4Q9X8V7T6S5R4Q3P2N1M';
 
 const raw = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
 
@@ -53,6 +55,26 @@ describe('cursorValue refuses anything else', () => {
     ['a prototype key', '{"__proto__":{"id":1}}'],
   ])('an id cursor with %s', (_case, cursor) => {
     expect(cursorValue(cursor, ID_KEY)).toBeNull();
+  });
+});
+
+describe('published cursors', () => {
+  const at = new Date('2026-11-20T10:00:00.000Z');
+
+  it('round-trip the time and the id', () => {
+    const cursor = encodeCursor(PUBLISHED_KEY, publishedCursorValue(at, ENTRY_ID));
+    expect(publishedKeyOf('ce', cursorValue(cursor, PUBLISHED_KEY))).toEqual({ publishedAt: at, id: ENTRY_ID });
+  });
+
+  it.each([
+    ['no separator', raw({ published: ENTRY_ID })],
+    ['a time that is not ISO', raw({ published: `yesterday|${ENTRY_ID}` })],
+    ['a time without milliseconds', raw({ published: `2026-11-20T10:00:00Z|${ENTRY_ID}` })],
+    ['an id of another prefix', raw({ published: `2026-11-20T10:00:00.000Z|${FEEDBACK_ID}` })],
+    ['a third part', raw({ published: `2026-11-20T10:00:00.000Z|${ENTRY_ID}|x` })],
+    ['a number', raw({ published: 3 })],
+  ])('refuse %s', (_case, cursor) => {
+    expect(cursorValue(cursor, PUBLISHED_KEY)).toBeNull();
   });
 });
 

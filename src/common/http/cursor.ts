@@ -3,9 +3,10 @@ import { type IdPrefix, isId } from '../ids/ids';
 
 /**
  * What a list is ordered by, which is also the one field its cursor holds: the id (ULIDs sort by
- * creation time) or a 1-based position (the waitlist's line order).
+ * creation time), a 1-based position (the waitlist's line order), or a publication time with the id
+ * that breaks its ties, written `<ISO time>|<id>` (lists in the order readers see: newest published).
  */
-export type CursorKey = { field: 'id'; prefix: IdPrefix } | { field: 'position' };
+export type CursorKey = { field: 'id'; prefix: IdPrefix } | { field: 'position' } | { field: 'published'; prefix: IdPrefix };
 
 export type CursorValue = string | number;
 
@@ -22,7 +23,22 @@ const MAX_CURSOR_LENGTH = 512;
 
 function keyValue(key: CursorKey, value: unknown): CursorValue | null {
   if (key.field === 'id') return isId(key.prefix, value) ? value : null;
+  if (key.field === 'published') return publishedKeyOf(key.prefix, value) ? (value as string) : null;
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 ? value : null;
+}
+
+/** `<ISO time>|<id>`, the value of a `published` cursor. */
+export function publishedCursorValue(publishedAt: Date, id: string): string {
+  return `${publishedAt.toISOString()}|${id}`;
+}
+
+/** The time and id of a `published` cursor value, or null when it is not one. */
+export function publishedKeyOf(prefix: IdPrefix, value: unknown): { publishedAt: Date; id: string } | null {
+  if (typeof value !== 'string') return null;
+  const [time, id, ...rest] = value.split('|');
+  const publishedAt = new Date(time);
+  if (rest.length > 0 || !isId(prefix, id) || Number.isNaN(publishedAt.getTime()) || publishedAt.toISOString() !== time) return null;
+  return { publishedAt, id };
 }
 
 /**
