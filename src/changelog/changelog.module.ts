@@ -25,6 +25,9 @@ import { SubscriberMailer } from './subscribers/subscriber-mailer';
 import { SubscriberMailings } from './subscribers/subscriber-mailings';
 import { SubscribersController } from './subscribers/subscribers.controller';
 import { SubscribersService } from './subscribers/subscribers.service';
+import { ReactionsService } from './widget/reactions.service';
+import { WidgetController } from './widget/widget.controller';
+import { WidgetService } from './widget/widget.service';
 
 // The topics form: label checkboxes; nothing bigger is a form of ours.
 const TOPICS_FORM_LIMIT = '16kb';
@@ -47,6 +50,7 @@ const TOPICS_FORM_LIMIT = '16kb';
     SubscribersController,
     SubscriberLinksController,
     DashboardSubscribersController,
+    WidgetController,
   ],
   providers: [
     EntryPublishing,
@@ -60,6 +64,8 @@ const TOPICS_FORM_LIMIT = '16kb';
     HostedChangelogService,
     PageInteractionsService,
     EngagementRecorder,
+    WidgetService,
+    ReactionsService,
     SubscriberMailings,
     SubscriberMailer,
     SubscribersService,

@@ -14,3 +14,17 @@ export function publicEntryCondition(now: string): string {
 export function containsPattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, '\\$&')}%`;
 }
+
+/**
+ * What one widget reader may see (spec: widget identity and audiences): published and unexpired,
+ * and either public, or — for a verified user only — signed-in, or a segment whose rule their
+ * contact matches (`changelog_segment_matches`, defined in SQL by the engagement migration). With
+ * `userId` NULL (anonymous, or a client id) this is exactly the public set. Placeholders: `now`,
+ * `projectId`, `userId`; entries are aliased `e`.
+ */
+export function readerEntryCondition(now: string, projectId: string, userId: string): string {
+  return `e.status = 'published' AND (e.expires_at IS NULL OR e.expires_at > ${now}) AND (e.audience = 'public'
+    OR (${userId}::varchar IS NOT NULL AND (e.audience = 'signed_in' OR (e.audience = 'segment' AND EXISTS (
+      SELECT 1 FROM contacts rc WHERE rc.project_id = ${projectId} AND rc.user_id = ${userId}::varchar
+        AND changelog_segment_matches(e.segment, rc.details, rc.consents))))))`;
+}

@@ -41,6 +41,8 @@ export const FEATURES = [
   'webhooks',
   'waitlist_invites',
   'waitlist_resend_confirmation',
+  // The changelog widget without the "Powered by" badge (ours; `project.show_badge` false).
+  'unbranded_widget',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -59,6 +61,7 @@ const INDIE: readonly Feature[] = [
   'webhooks',
   'waitlist_invites',
   'waitlist_resend_confirmation',
+  'unbranded_widget',
 ];
 const BUILDER: readonly Feature[] = [...INDIE, 'segment_audience', 'after_reading', 'custom_domain'];
 

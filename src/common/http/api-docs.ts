@@ -111,3 +111,11 @@ export function ApiErrors(...codes: ErrorCode[]): MethodDecorator {
     applyDecorators(ApiExtraModels(ErrorEnvelopeDto, ErrorObjectDto), ...responses)(target, key, descriptor);
   };
 }
+
+/**
+ * A property that holds `model` or null (OpenAPI 3.0 has no nullable $ref): the model's schema or
+ * null. The class holding it names the model in its @ApiExtraModels.
+ */
+export function ApiNullableRef(model: Type<unknown>, options: { description: string }): PropertyDecorator {
+  return ApiProperty({ anyOf: [{ $ref: getSchemaPath(model) }, { type: 'object', nullable: true, enum: [null] }], description: options.description });
+}

@@ -1,4 +1,5 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiNullableRef } from '../../../common/http/api-docs';
 import { WithStatus } from '../../../common/http/reply';
 import { ENTRY_CATEGORIES, type EntryCategory } from '../../entities/changelog-entry.entity';
 import { EntryDto } from '../../dto/entry.dto';
@@ -56,11 +57,7 @@ export class DraftSkippedDto {
 
 @ApiExtraModels(EntryDto)
 export class DraftDto {
-  @ApiProperty({
-    // A nullable reference: the entry's schema, or null (OpenAPI 3.0 has no nullable $ref).
-    anyOf: [{ $ref: getSchemaPath(EntryDto) }, { type: 'object', nullable: true, enum: [null] }],
-    description: 'The created draft entry (status `draft`, never published here); null on a dry run.',
-  })
+  @ApiNullableRef(EntryDto, { description: 'The created draft entry (status `draft`, never published here); null on a dry run.' })
   entry: EntryDto | null;
 
   @ApiProperty({ example: 'Version 1.4.0', description: '"Version <version>" (without a leading v), else "Release notes <UTC date>".' })

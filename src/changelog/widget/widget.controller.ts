@@ -1,0 +1,149 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { EndUser } from '../../auth/caller';
+import { CurrentEndUser, CurrentProject } from '../../auth/current.decorators';
+import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
+import { Auth } from '../../common/http/route-policy';
+import type { ProjectRef } from '../../projects/project-ref';
+import {
+  WidgetAnnouncementAnswerDto,
+  WidgetEntriesDto,
+  WidgetReactionsDto,
+  WidgetRecordedDto,
+  WidgetUnseenDto,
+} from './dto/widget.dto';
+import {
+  WidgetClickDto,
+  WidgetEntriesQueryDto,
+  WidgetReactionDto,
+  WidgetReaderDto,
+  WidgetSeenDto,
+  WidgetUnseenQueryDto,
+} from './dto/widget-input.dto';
+import { ReactionsService } from './reactions.service';
+import { WidgetService } from './widget.service';
+
+// A browser names its person with user_id + user_hash (never anonymous with a bad hash) or not at all.
+const WIDGET_READER = { userHash: 'required', endUser: 'optional' } as const;
+const ENTRY_ID = { name: 'id', example: 'ce_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' };
+
+/**
+ * The changelog widget (spec: Widget endpoints): the publishable key from any origin, limited per
+ * IP address; the reader is a verified user, a browser's client id, or anonymous.
+ */
+@ApiTags('Changelog: widget')
+@Controller('v1/changelog/widget')
+export class WidgetController {
+  constructor(
+    private readonly widget: WidgetService,
+    private readonly reactions: ReactionsService,
+  ) {}
+
+  @Get('entries')
+  @Auth('publishable', WIDGET_READER)
+  @ApiOperation({
+    summary:
+      "What this reader may see: the first page lists pinned entries apart; the rest newest first, paged by cursor. Also the reader's unseen count, the announcement, the labels in use, the reaction set and the project's widget settings.",
+  })
+  @ApiEnvelope(WidgetEntriesDto)
+  @ApiErrors('VALIDATION_ERROR', 'USER_HASH_INVALID')
+  listEntries(
+    @CurrentProject() project: ProjectRef,
+    @CurrentEndUser() endUser: EndUser | null,
+    @Query() query: WidgetEntriesQueryDto,
+  ): Promise<WidgetEntriesDto> {
+    return this.widget.listEntries(project, endUser, query);
+  }
+
+  @Get('unseen')
+  @Auth('publishable', WIDGET_READER)
+  @ApiOperation({
+    summary:
+      'The launcher badge: entries a verified user has not been shown, or for an anonymous browser those published after `since` (the last 90 days at most; at most 100).',
+  })
+  @ApiEnvelope(WidgetUnseenDto)
+  @ApiErrors('VALIDATION_ERROR', 'USER_HASH_INVALID')
+  unseen(
+    @CurrentProject() project: ProjectRef,
+    @CurrentEndUser() endUser: EndUser | null,
+    @Query() query: WidgetUnseenQueryDto,
+  ): Promise<WidgetUnseenDto> {
+    return this.widget.unseen(project, endUser, query);
+  }
+
+  @Post('seen')
+  @HttpCode(200)
+  @Auth('publishable', WIDGET_READER)
+  @ApiOperation({
+    summary:
+      'The widget showed these entries: each counts a view; a verified user has now seen them on every device (and is not announced them again); `first_time_ids` of an anonymous browser count as anonymous readers.',
+  })
+  @ApiEnvelope(WidgetRecordedDto)
+  @ApiErrors('VALIDATION_ERROR', 'USER_HASH_INVALID', 'PAYLOAD_TOO_LARGE')
+  seen(@CurrentProject() project: ProjectRef, @CurrentEndUser() endUser: EndUser | null, @Body() body: WidgetSeenDto): Promise<WidgetRecordedDto> {
+    return this.widget.seen(project, endUser, body);
+  }
+
+  @Get('announcement')
+  @Auth('publishable', WIDGET_READER)
+  @ApiOperation({
+    summary:
+      "The entry to announce to this reader now, or null: the project's live announcement, unless this verified user was shown it. An anonymous browser stores `once_key`.",
+  })
+  @ApiEnvelope(WidgetAnnouncementAnswerDto)
+  @ApiErrors('VALIDATION_ERROR', 'USER_HASH_INVALID')
+  announcement(
+    @CurrentProject() project: ProjectRef,
+    @CurrentEndUser() endUser: EndUser | null,
+    @Query() query: WidgetReaderDto,
+  ): Promise<WidgetAnnouncementAnswerDto> {
+    return this.widget.announcement(project, endUser, query);
+  }
+
+  @Post('entries/:id/reactions')
+  @HttpCode(200)
+  @Auth('publishable', WIDGET_READER)
+  @ApiOperation({ summary: "React to an entry; a person's new reaction replaces their old one. The person is the verified user, else the client_id." })
+  @ApiParam(ENTRY_ID)
+  @ApiEnvelope(WidgetReactionsDto)
+  @ApiErrors('VALIDATION_ERROR', 'USER_HASH_INVALID', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE')
+  react(
+    @CurrentProject() project: ProjectRef,
+    @CurrentEndUser() endUser: EndUser | null,
+    @Param('id') entryId: string,
+    @Body() body: WidgetReactionDto,
+  ): Promise<WidgetReactionsDto> {
+    return this.reactions.react(project, endUser, entryId, body);
+  }
+
+  @Delete('entries/:id/reactions')
+  @Auth('publishable', WIDGET_READER)
+  @ApiOperation({ summary: 'Take a reaction back; one the person does not hold changes nothing.' })
+  @ApiParam(ENTRY_ID)
+  @ApiEnvelope(WidgetReactionsDto)
+  @ApiErrors('VALIDATION_ERROR', 'USER_HASH_INVALID', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE')
+  takeBack(
+    @CurrentProject() project: ProjectRef,
+    @CurrentEndUser() endUser: EndUser | null,
+    @Param('id') entryId: string,
+    @Body() body: WidgetReactionDto,
+  ): Promise<WidgetReactionsDto> {
+    return this.reactions.takeBack(project, endUser, entryId, body);
+  }
+
+  @Post('entries/:id/click')
+  @HttpCode(200)
+  @Auth('publishable', WIDGET_READER)
+  @ApiOperation({ summary: "Count a press of the entry's button." })
+  @ApiParam(ENTRY_ID)
+  @ApiEnvelope(WidgetRecordedDto)
+  @ApiErrors('VALIDATION_ERROR', 'USER_HASH_INVALID', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE')
+  click(
+    @CurrentProject() project: ProjectRef,
+    @CurrentEndUser() endUser: EndUser | null,
+    @Param('id') entryId: string,
+    @Body() body: WidgetClickDto,
+  ): Promise<WidgetRecordedDto> {
+    return this.widget.click(project, endUser, entryId, body);
+  }
+}
