@@ -75,9 +75,7 @@ describe('the hosted changelog in a real browser', () => {
       await page.click('a.cta');
       // A keepalive request outlives the navigation the button starts; the row is what matters.
       expect((await click).method()).toBe('POST');
-      await eventually(
-        async () => (await entryCounts(t, first.id)).ctaClicks === 1,
-      );
+      await eventually(async () => (await entryCounts(t, first.id)).ctaClicks === 1);
       expect(dialogs).toBe(0);
       expect(problems).toEqual([]);
     } finally {

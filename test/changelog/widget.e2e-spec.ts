@@ -30,7 +30,12 @@ describe('Changelog widget (e2e)', () => {
     return { seeded, secret, as: (userId) => ({ user_id: userId, user_hash: userHashOf(userId, secret) }) };
   }
 
-  async function seedContact(projectId: string, userId: string, details: ContactEntity['details'], consents: ContactEntity['consents'] = {}) {
+  async function seedContact(
+    projectId: string,
+    userId: string,
+    details: ContactEntity['details'],
+    consents: ContactEntity['consents'] = {},
+  ) {
     const now = new Date();
     await t.db.manager.getRepository(ContactEntity).insert({
       id: newId('ct'),
@@ -218,7 +223,11 @@ describe('Changelog widget (e2e)', () => {
       });
       const before = (await list(publishableKey, as('ana')).expect(200)).body.data;
       expect(before.unseen_count).toBe(2);
-      expect(before.announcement).toMatchObject({ style: 'banner', once_key: `ann_${announced.id}`, entry: { id: announced.id, seen: false } });
+      expect(before.announcement).toMatchObject({
+        style: 'banner',
+        once_key: `ann_${announced.id}`,
+        entry: { id: announced.id, seen: false },
+      });
 
       await t.api
         .as(publishableKey)
@@ -273,7 +282,11 @@ describe('Changelog widget (e2e)', () => {
       await flushEngagement(t);
       await Promise.all(
         Array.from({ length: 20 }, () =>
-          t.api.as(seeded.publishableKey).post('/v1/changelog/widget/seen').send({ entry_ids: [entry.id] }).expect(200),
+          t.api
+            .as(seeded.publishableKey)
+            .post('/v1/changelog/widget/seen')
+            .send({ entry_ids: [entry.id] })
+            .expect(200),
         ),
       );
       const rowsBefore = await t.db.manager.query('SELECT count(*)::int AS n FROM changelog_entry_counts WHERE entry_id = $1', [entry.id]);

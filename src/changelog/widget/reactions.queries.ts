@@ -23,7 +23,13 @@ export async function insertReaction(
   return inserted.length === 1;
 }
 
-export async function replaceReaction(em: EntityManager, entryId: string, reactor: string, reaction: ReactionName, at: Date): Promise<void> {
+export async function replaceReaction(
+  em: EntityManager,
+  entryId: string,
+  reactor: string,
+  reaction: ReactionName,
+  at: Date,
+): Promise<void> {
   await em.query('UPDATE changelog_reactions SET reaction = $3, reacted_at = $4 WHERE entry_id = $1 AND reactor = $2', [
     entryId,
     reactor,
@@ -37,7 +43,12 @@ export async function deleteReaction(em: EntityManager, entryId: string, reactor
 }
 
 /** Moves one person between reaction counts: `from` loses one, `to` gains one (either may be null). */
-export async function moveReactionCount(em: EntityManager, entryId: string, from: ReactionName | null, to: ReactionName | null): Promise<void> {
+export async function moveReactionCount(
+  em: EntityManager,
+  entryId: string,
+  from: ReactionName | null,
+  to: ReactionName | null,
+): Promise<void> {
   if (from !== null) {
     await em.query('UPDATE changelog_reaction_counts SET count = count - 1 WHERE entry_id = $1 AND reaction = $2', [entryId, from]);
   }

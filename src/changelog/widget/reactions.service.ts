@@ -36,7 +36,8 @@ export class ReactionsService {
     if (set.length === 0) {
       throw new ApiError('VALIDATION_ERROR', 'Reactions are switched off for this changelog.', {
         param: 'reaction',
-        remediation: 'The owner turns them on with PATCH /v1/changelog/settings {"reaction_set": [...]}; hide the reaction buttons meanwhile.',
+        remediation:
+          'The owner turns them on with PATCH /v1/changelog/settings {"reaction_set": [...]}; hide the reaction buttons meanwhile.',
       });
     }
     if (!(set as string[]).includes(body.reaction)) {

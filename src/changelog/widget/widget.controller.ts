@@ -5,13 +5,7 @@ import { CurrentEndUser, CurrentProject } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
 import { Auth } from '../../common/http/route-policy';
 import type { ProjectRef } from '../../projects/project-ref';
-import {
-  WidgetAnnouncementAnswerDto,
-  WidgetEntriesDto,
-  WidgetReactionsDto,
-  WidgetRecordedDto,
-  WidgetUnseenDto,
-} from './dto/widget.dto';
+import { WidgetAnnouncementAnswerDto, WidgetEntriesDto, WidgetReactionsDto, WidgetRecordedDto, WidgetUnseenDto } from './dto/widget.dto';
 import {
   WidgetClickDto,
   WidgetEntriesQueryDto,
@@ -80,7 +74,11 @@ export class WidgetController {
   })
   @ApiEnvelope(WidgetRecordedDto)
   @ApiErrors('VALIDATION_ERROR', 'USER_HASH_INVALID', 'PAYLOAD_TOO_LARGE')
-  seen(@CurrentProject() project: ProjectRef, @CurrentEndUser() endUser: EndUser | null, @Body() body: WidgetSeenDto): Promise<WidgetRecordedDto> {
+  seen(
+    @CurrentProject() project: ProjectRef,
+    @CurrentEndUser() endUser: EndUser | null,
+    @Body() body: WidgetSeenDto,
+  ): Promise<WidgetRecordedDto> {
     return this.widget.seen(project, endUser, body);
   }
 
@@ -103,7 +101,9 @@ export class WidgetController {
   @Post('entries/:id/reactions')
   @HttpCode(200)
   @Auth('publishable', WIDGET_READER)
-  @ApiOperation({ summary: "React to an entry; a person's new reaction replaces their old one. The person is the verified user, else the client_id." })
+  @ApiOperation({
+    summary: "React to an entry; a person's new reaction replaces their old one. The person is the verified user, else the client_id.",
+  })
   @ApiParam(ENTRY_ID)
   @ApiEnvelope(WidgetReactionsDto)
   @ApiErrors('VALIDATION_ERROR', 'USER_HASH_INVALID', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE')

@@ -95,7 +95,12 @@ const ANNOUNCEMENT = `(SELECT row_to_json(a) FROM (
  * labels in use, the announcement and the unseen ids. Raw SQL for the same reasons as the public
  * set: the lateral page, the JSON aggregates and one round trip on a hot path.
  */
-export async function readWidgetPage(em: EntityManager, projectId: string, reader: ReaderKeys, filter: WidgetPageFilter): Promise<WidgetPage> {
+export async function readWidgetPage(
+  em: EntityManager,
+  projectId: string,
+  reader: ReaderKeys,
+  filter: WidgetPageFilter,
+): Promise<WidgetPage> {
   const filters = `AND ($5::text IS NULL OR EXISTS (SELECT 1 FROM changelog_entry_labels el JOIN changelog_labels l ON l.id = el.label_id
                                                      WHERE el.entry_id = e.id AND l.project_id = $1 AND l.slug = $5))
       AND ($6::text IS NULL OR e.title ILIKE $6 OR e.body_markdown ILIKE $6)
@@ -178,7 +183,13 @@ export async function readAnnouncement(
 }
 
 /** Which of `entryIds` this reader may see now. */
-export async function visibleEntryIds(em: EntityManager, projectId: string, userId: string | null, entryIds: readonly string[], now: Date): Promise<string[]> {
+export async function visibleEntryIds(
+  em: EntityManager,
+  projectId: string,
+  userId: string | null,
+  entryIds: readonly string[],
+  now: Date,
+): Promise<string[]> {
   const rows: { id: string }[] = await em.query(
     `SELECT e.id FROM changelog_entries e WHERE e.project_id = $1 AND e.id = ANY($4) AND ${VISIBLE}`,
     [projectId, now, userId, [...new Set(entryIds)]],

@@ -114,7 +114,13 @@ export class WidgetService {
   async seen(project: ProjectRef, endUser: EndUser | null, body: WidgetSeenDto): Promise<WidgetRecordedDto> {
     const reader = readerOf(endUser, body.client_id);
     const now = this.clock.now();
-    const visible = await visibleEntryIds(this.db.manager, project.id, reader.userId, [...body.entry_ids, ...(body.first_time_ids ?? [])], now);
+    const visible = await visibleEntryIds(
+      this.db.manager,
+      project.id,
+      reader.userId,
+      [...body.entry_ids, ...(body.first_time_ids ?? [])],
+      now,
+    );
     const shown = [...new Set(body.entry_ids)].filter((id) => visible.includes(id));
     this.recorder.addViews(project.id, shown, 'widget', now);
     if (reader.userId !== null) this.recorder.markRead(project.id, reader.userId, shown, now);

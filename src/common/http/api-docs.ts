@@ -117,5 +117,8 @@ export function ApiErrors(...codes: ErrorCode[]): MethodDecorator {
  * null. The class holding it names the model in its @ApiExtraModels.
  */
 export function ApiNullableRef(model: Type<unknown>, options: { description: string }): PropertyDecorator {
-  return ApiProperty({ anyOf: [{ $ref: getSchemaPath(model) }, { type: 'object', nullable: true, enum: [null] }], description: options.description });
+  return ApiProperty({
+    anyOf: [{ $ref: getSchemaPath(model) }, { type: 'object', nullable: true, enum: [null] }],
+    description: options.description,
+  });
 }

@@ -31,7 +31,11 @@ export class WidgetReaderDto extends EndUserFieldsDto {
 
 /** `GET /v1/changelog/widget/entries`. Filters combine with AND and apply to pinned entries too. */
 export class WidgetEntriesQueryDto extends WidgetReaderDto {
-  @ApiPropertyOptional({ example: 'dark mode', maxLength: PUBLIC_QUERY_MAX, description: 'Title or markdown body contains this text, ignoring case.' })
+  @ApiPropertyOptional({
+    example: 'dark mode',
+    maxLength: PUBLIC_QUERY_MAX,
+    description: 'Title or markdown body contains this text, ignoring case.',
+  })
   @IsOptional()
   @CharLength(1, PUBLIC_QUERY_MAX)
   q?: string;
@@ -52,7 +56,12 @@ export class WidgetEntriesQueryDto extends WidgetReaderDto {
   @MaxLength(512)
   cursor?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: WIDGET_MAX_LIMIT, default: WIDGET_DEFAULT_LIMIT, description: 'Entries per page (pinned ones aside).' })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: WIDGET_MAX_LIMIT,
+    default: WIDGET_DEFAULT_LIMIT,
+    description: 'Entries per page (pinned ones aside).',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -66,7 +75,8 @@ export class WidgetUnseenQueryDto extends WidgetReaderDto {
   @ApiPropertyOptional({
     format: 'date-time',
     example: '2026-11-20T10:00:00Z',
-    description: 'An anonymous browser\'s last visit: count entries published after it. Without a user id or `since`, the last 90 days count.',
+    description:
+      "An anonymous browser's last visit: count entries published after it. Without a user id or `since`, the last 90 days count.",
   })
   @IsOptional()
   @IsDateTime()

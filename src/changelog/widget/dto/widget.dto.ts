@@ -57,7 +57,12 @@ export class WidgetEntryDto {
   @ApiProperty({ format: 'date-time', example: '2026-11-20T10:00:00.000Z' })
   published_at: string;
 
-  @ApiProperty({ type: 'string', format: 'uri', nullable: true, description: 'The hosted page of a public-audience entry; null for others (their page does not open for other people).' })
+  @ApiProperty({
+    type: 'string',
+    format: 'uri',
+    nullable: true,
+    description: 'The hosted page of a public-audience entry; null for others (their page does not open for other people).',
+  })
   public_url: string | null;
 
   @ApiProperty({ example: false })
@@ -75,7 +80,11 @@ export class WidgetEntryDto {
   @ApiProperty(REACTION_COUNTS_SCHEMA)
   reactions: Partial<Record<ReactionName, number>>;
 
-  @ApiProperty({ enum: [...REACTION_NAMES, null], nullable: true, description: "This reader's reaction (user_id or client_id), else null." })
+  @ApiProperty({
+    enum: [...REACTION_NAMES, null],
+    nullable: true,
+    description: "This reader's reaction (user_id or client_id), else null.",
+  })
   my_reaction: ReactionName | null;
 
   @ApiProperty({ type: 'boolean', nullable: true, description: 'Whether this verified user was shown it before; null without a user_id.' })
@@ -104,7 +113,11 @@ export class WidgetSubscribeDto {
   @ApiProperty({ example: true, description: 'Whether readers may subscribe by email.' })
   enabled: boolean;
 
-  @ApiProperty({ format: 'uri', example: 'https://launch.example.com/v1/changelog/subscribers', description: 'POST {email, labels?} here with the publishable key.' })
+  @ApiProperty({
+    format: 'uri',
+    example: 'https://launch.example.com/v1/changelog/subscribers',
+    description: 'POST {email, labels?} here with the publishable key.',
+  })
   url: string;
 }
 
@@ -134,7 +147,12 @@ export class WidgetEntriesDto {
   @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` for the next page; null on the last.' })
   next_cursor: string | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, example: 2, description: 'Entries this verified user has not been shown (at most 100); null without a user_id.' })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    example: 2,
+    description: 'Entries this verified user has not been shown (at most 100); null without a user_id.',
+  })
   unseen_count: number | null;
 
   @ApiNullableRef(WidgetAnnouncementDto, { description: 'The entry announced to this reader now, else null.' })
@@ -143,7 +161,12 @@ export class WidgetEntriesDto {
   @ApiProperty({ type: [WidgetLabelDto], description: 'Labels on at least one entry this reader may see (the filter).' })
   labels: WidgetLabelDto[];
 
-  @ApiProperty({ type: [String], enum: REACTION_NAMES, example: ['like', 'celebrate', 'dislike'], description: 'The reaction set, in order; empty when reactions are off.' })
+  @ApiProperty({
+    type: [String],
+    enum: REACTION_NAMES,
+    example: ['like', 'celebrate', 'dislike'],
+    description: 'The reaction set, in order; empty when reactions are off.',
+  })
   reactions: ReactionName[];
 
   @ApiProperty({ type: WidgetProjectDto })
