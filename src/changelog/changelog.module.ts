@@ -25,6 +25,8 @@ import { SubscriberMailer } from './subscribers/subscriber-mailer';
 import { SubscriberMailings } from './subscribers/subscriber-mailings';
 import { SubscribersController } from './subscribers/subscribers.controller';
 import { SubscribersService } from './subscribers/subscribers.service';
+import { EntryStatsService } from './stats/entry-stats.service';
+import { StatsController } from './stats/stats.controller';
 import { ReactionsService } from './widget/reactions.service';
 import { WidgetController } from './widget/widget.controller';
 import { WidgetService } from './widget/widget.service';
@@ -51,6 +53,7 @@ const TOPICS_FORM_LIMIT = '16kb';
     SubscriberLinksController,
     DashboardSubscribersController,
     WidgetController,
+    StatsController,
   ],
   providers: [
     EntryPublishing,
@@ -66,6 +69,7 @@ const TOPICS_FORM_LIMIT = '16kb';
     EngagementRecorder,
     WidgetService,
     ReactionsService,
+    EntryStatsService,
     SubscriberMailings,
     SubscriberMailer,
     SubscribersService,

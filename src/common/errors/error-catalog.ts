@@ -100,6 +100,10 @@ export const ERRORS = {
     status: 409,
     remediation: 'Archived entries are read-only; unarchive it first (POST /v1/changelog/entries/{id}/unarchive), or delete it.',
   },
+  ENTRY_NOT_PUBLISHED: {
+    status: 409,
+    remediation: 'After-reading numbers start at publication: publish the entry first (or wait for its scheduled time).',
+  },
   LABEL_SLUG_TAKEN: { status: 409, remediation: 'Another label of this project has this slug; choose another slug or rename that label.' },
   REQUEST_HEADERS_TOO_LARGE: {
     status: 431,

@@ -1,0 +1,94 @@
+import type { EntityManager } from 'typeorm';
+import type { EntryStatus } from '../entities/changelog-entry.entity';
+import type { ReactionName } from '../settings/reaction-set';
+
+export interface EntryStatsRow {
+  id: string;
+  title: string;
+  status: EntryStatus;
+  publishedAt: Date | null;
+  views: number;
+  ctaClicks: number;
+  anonymousReaders: number;
+  signedInReaders: number;
+  reactions: Partial<Record<ReactionName, number>>;
+  feedback: number;
+}
+
+const STATS_COLUMNS = `e.id, e.title, e.status, e.published_at,
+  coalesce(c.views, 0)::int AS views, coalesce(c.cta_clicks, 0)::int AS cta_clicks, coalesce(c.anonymous_readers, 0)::int AS anonymous_readers,
+  (SELECT count(*) FROM changelog_readers r WHERE r.entry_id = e.id)::int AS signed_in_readers,
+  (SELECT coalesce(json_object_agg(rc.reaction, rc.count), '{}') FROM changelog_reaction_counts rc WHERE rc.entry_id = e.id AND rc.count > 0) AS reactions,
+  (SELECT count(*) FROM feedback f WHERE f.project_id = e.project_id AND f.changelog_entry_id = e.id)::int AS feedback`;
+
+const COUNTS = `LEFT JOIN LATERAL (
+  SELECT sum(widget_views + page_views) AS views, sum(cta_clicks) AS cta_clicks, sum(anonymous_readers) AS anonymous_readers
+  FROM changelog_entry_counts c WHERE c.entry_id = e.id) c ON true`;
+
+/** One entry's numbers, or null when the project has no such entry. */
+export async function readEntryStats(em: EntityManager, projectId: string, entryId: string): Promise<EntryStatsRow | null> {
+  const rows: Record<string, unknown>[] = await em.query(
+    `SELECT ${STATS_COLUMNS} FROM changelog_entries e ${COUNTS} WHERE e.project_id = $1 AND e.id = $2`,
+    [projectId, entryId],
+  );
+  return rows.length === 0 ? null : toStatsRow(rows[0]);
+}
+
+/** The numbers of the latest published entries (archived ones included: they were read), newest first. */
+export async function readLatestStats(em: EntityManager, projectId: string, limit: number): Promise<EntryStatsRow[]> {
+  const rows: Record<string, unknown>[] = await em.query(
+    `SELECT ${STATS_COLUMNS} FROM (
+       SELECT * FROM changelog_entries WHERE project_id = $1 AND published_at IS NOT NULL ORDER BY published_at DESC, id DESC LIMIT $2
+     ) e ${COUNTS}
+     ORDER BY e.published_at DESC, e.id DESC`,
+    [projectId, limit],
+  );
+  return rows.map(toStatsRow);
+}
+
+export interface AfterReadingCounts {
+  readers: number;
+  nonReaders: number;
+}
+
+/**
+ * The two groups of the after-reading comparison: readers are the verified users first shown the
+ * entry in [from, to); non-readers are the people known by user id before publication (a contact
+ * with a user id, a bell user, or a reader of an earlier entry) who are not readers.
+ */
+export async function countAfterReadingGroups(
+  em: EntityManager,
+  projectId: string,
+  entryId: string,
+  from: Date,
+  to: Date,
+): Promise<AfterReadingCounts> {
+  const [row]: { readers: number; non_readers: number }[] = await em.query(
+    `WITH readers AS (
+       SELECT user_id FROM changelog_readers WHERE entry_id = $2 AND first_seen_at >= $3 AND first_seen_at < $4
+     ), known AS (
+       SELECT user_id FROM contacts WHERE project_id = $1 AND user_id IS NOT NULL AND created_at < $3
+       UNION SELECT user_id FROM bell_users WHERE project_id = $1 AND first_seen_at < $3
+       UNION SELECT user_id FROM changelog_readers WHERE project_id = $1 AND first_seen_at < $3
+     )
+     SELECT (SELECT count(*) FROM readers)::int AS readers,
+       (SELECT count(*) FROM known k WHERE NOT EXISTS (SELECT 1 FROM readers r WHERE r.user_id = k.user_id))::int AS non_readers`,
+    [projectId, entryId, from, to],
+  );
+  return { readers: row.readers, nonReaders: row.non_readers };
+}
+
+function toStatsRow(row: Record<string, unknown>): EntryStatsRow {
+  return {
+    id: row.id as string,
+    title: row.title as string,
+    status: row.status as EntryStatus,
+    publishedAt: row.published_at as Date | null,
+    views: row.views as number,
+    ctaClicks: row.cta_clicks as number,
+    anonymousReaders: row.anonymous_readers as number,
+    signedInReaders: row.signed_in_readers as number,
+    reactions: row.reactions as EntryStatsRow['reactions'],
+    feedback: row.feedback as number,
+  };
+}
