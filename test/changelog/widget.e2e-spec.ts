@@ -257,6 +257,37 @@ describe('Changelog widget (e2e)', () => {
       expect(readers).toEqual([{ user_id: 'ana' }]);
     });
 
+    it('ends an announcement at until, on archive, and when another entry replaces it', async () => {
+      const { seeded } = await projectWithSecret('indie');
+      const { project, publishableKey, secretKey } = seeded;
+      const announced = async () =>
+        (await t.api.as(publishableKey).get('/v1/changelog/widget/announcement').expect(200)).body.data.announcement as {
+          entry: { id: string };
+          style: string;
+          until: string;
+        } | null;
+      const first = await seedEntry(t, project.id);
+      const second = await seedEntry(t, project.id);
+      const until = new Date(Date.now() + 3_600_000).toISOString();
+      await t.api.as(secretKey).patch(`/v1/changelog/entries/${first.id}`).send({ announcement: { style: 'toast', until } }).expect(200);
+      expect(await announced()).toMatchObject({ entry: { id: first.id }, style: 'toast', until });
+
+      const replaced = await t.api
+        .as(secretKey)
+        .patch(`/v1/changelog/entries/${second.id}`)
+        .send({ announcement: { style: 'modal', until } })
+        .expect(200);
+      expect(replaced.body.meta.announcement_replaced_entry_id).toBe(first.id);
+      expect(await announced()).toMatchObject({ entry: { id: second.id }, style: 'modal' });
+
+      t.clock.freeze(new Date(Date.now() + 3_600_001));
+      expect(await announced()).toBeNull();
+      t.clock.reset();
+      expect((await announced())?.entry.id).toBe(second.id);
+      await t.api.as(secretKey).post(`/v1/changelog/entries/${second.id}/archive`).expect(200);
+      expect(await announced()).toBeNull();
+    });
+
     it('counts anonymous first reads and answers unseen since a time', async () => {
       const { seeded } = await projectWithSecret();
       const { project, publishableKey } = seeded;
