@@ -269,7 +269,11 @@ describe('Changelog widget (e2e)', () => {
       const first = await seedEntry(t, project.id);
       const second = await seedEntry(t, project.id);
       const until = new Date(Date.now() + 3_600_000).toISOString();
-      await t.api.as(secretKey).patch(`/v1/changelog/entries/${first.id}`).send({ announcement: { style: 'toast', until } }).expect(200);
+      await t.api
+        .as(secretKey)
+        .patch(`/v1/changelog/entries/${first.id}`)
+        .send({ announcement: { style: 'toast', until } })
+        .expect(200);
       expect(await announced()).toMatchObject({ entry: { id: first.id }, style: 'toast', until });
 
       const replaced = await t.api

@@ -56,7 +56,8 @@ const lists = operations
   )
   .map(({ path }) => path)
   // Lists under a parent resource (a webhook's deliveries) need that parent; their suites page them.
-  .filter((path) => !path.startsWith('/v1/dashboard/') && !path.includes('{'));
+  // The widget's list carries `next_cursor` in `data` (spec: Widget endpoints); its suite pages it.
+  .filter((path) => !path.startsWith('/v1/dashboard/') && !path.includes('{') && !path.startsWith('/v1/changelog/widget/'));
 
 const rawCursor = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
 const ULID = '01JD3Z4Q9X8V7T6S5R4Q3P2N1M';

@@ -41,7 +41,7 @@ export class WidgetController {
   })
   @ApiEnvelope(WidgetEntriesDto)
   @ApiErrors('VALIDATION_ERROR', 'USER_HASH_INVALID')
-  listEntries(
+  listWidgetEntries(
     @CurrentProject() project: ProjectRef,
     @CurrentEndUser() endUser: EndUser | null,
     @Query() query: WidgetEntriesQueryDto,
@@ -57,7 +57,7 @@ export class WidgetController {
   })
   @ApiEnvelope(WidgetUnseenDto)
   @ApiErrors('VALIDATION_ERROR', 'USER_HASH_INVALID')
-  unseen(
+  countUnseenEntries(
     @CurrentProject() project: ProjectRef,
     @CurrentEndUser() endUser: EndUser | null,
     @Query() query: WidgetUnseenQueryDto,
@@ -74,7 +74,7 @@ export class WidgetController {
   })
   @ApiEnvelope(WidgetRecordedDto)
   @ApiErrors('VALIDATION_ERROR', 'USER_HASH_INVALID', 'PAYLOAD_TOO_LARGE')
-  seen(
+  recordWidgetSeen(
     @CurrentProject() project: ProjectRef,
     @CurrentEndUser() endUser: EndUser | null,
     @Body() body: WidgetSeenDto,
@@ -90,7 +90,7 @@ export class WidgetController {
   })
   @ApiEnvelope(WidgetAnnouncementAnswerDto)
   @ApiErrors('VALIDATION_ERROR', 'USER_HASH_INVALID')
-  announcement(
+  getAnnouncement(
     @CurrentProject() project: ProjectRef,
     @CurrentEndUser() endUser: EndUser | null,
     @Query() query: WidgetReaderDto,
@@ -107,7 +107,7 @@ export class WidgetController {
   @ApiParam(ENTRY_ID)
   @ApiEnvelope(WidgetReactionsDto)
   @ApiErrors('VALIDATION_ERROR', 'USER_HASH_INVALID', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE')
-  react(
+  reactToEntry(
     @CurrentProject() project: ProjectRef,
     @CurrentEndUser() endUser: EndUser | null,
     @Param('id') entryId: string,
@@ -122,7 +122,7 @@ export class WidgetController {
   @ApiParam(ENTRY_ID)
   @ApiEnvelope(WidgetReactionsDto)
   @ApiErrors('VALIDATION_ERROR', 'USER_HASH_INVALID', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE')
-  takeBack(
+  takeBackReaction(
     @CurrentProject() project: ProjectRef,
     @CurrentEndUser() endUser: EndUser | null,
     @Param('id') entryId: string,
@@ -138,7 +138,7 @@ export class WidgetController {
   @ApiParam(ENTRY_ID)
   @ApiEnvelope(WidgetRecordedDto)
   @ApiErrors('VALIDATION_ERROR', 'USER_HASH_INVALID', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE')
-  click(
+  recordWidgetClick(
     @CurrentProject() project: ProjectRef,
     @CurrentEndUser() endUser: EndUser | null,
     @Param('id') entryId: string,

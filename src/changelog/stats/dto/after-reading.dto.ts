@@ -67,7 +67,7 @@ export class AfterReadingDto {
   @ApiProperty({ example: 'ce_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' })
   entry_id: string;
 
-  @ApiProperty({ type: AfterReadingWindowDto })
+  @ApiProperty({ type: AfterReadingWindowDto, description: 'The 14 days after publication.' })
   window: AfterReadingWindowDto;
 
   @ApiProperty({ type: AfterReadingGroupDto, description: 'Signed-in people shown the entry in the window.' })
@@ -85,6 +85,6 @@ export class AfterReadingDto {
   })
   small_numbers: boolean;
 
-  @ApiProperty({ type: [AfterReadingNoteDto] })
+  @ApiProperty({ type: [AfterReadingNoteDto], description: 'Why outcomes are null.' })
   notes: AfterReadingNoteDto[];
 }

@@ -68,7 +68,7 @@ export class WidgetEntryDto {
   @ApiProperty({ example: false })
   pinned: boolean;
 
-  @ApiProperty({ type: [WidgetLabelDto] })
+  @ApiProperty({ type: [WidgetLabelDto], description: "The entry's labels, by name." })
   labels: WidgetLabelDto[];
 
   @ApiProperty({ type: 'string', format: 'uri', nullable: true, example: 'https://cdn.example.com/dark-mode.png' })
@@ -93,7 +93,7 @@ export class WidgetEntryDto {
 
 /** The entry to announce now (spec: Announcement). */
 export class WidgetAnnouncementDto {
-  @ApiProperty({ type: WidgetEntryDto })
+  @ApiProperty({ type: WidgetEntryDto, description: 'The announced entry.' })
   entry: WidgetEntryDto;
 
   @ApiProperty({ enum: ANNOUNCEMENT_STYLES, example: 'modal' })
@@ -131,7 +131,7 @@ export class WidgetProjectDto {
   @ApiProperty({ format: 'uri', example: 'https://launch.example.com/changelog/acme' })
   hosted_url: string;
 
-  @ApiProperty({ type: WidgetSubscribeDto })
+  @ApiProperty({ type: WidgetSubscribeDto, description: 'Email subscription to the changelog.' })
   subscribe: WidgetSubscribeDto;
 }
 
@@ -169,7 +169,7 @@ export class WidgetEntriesDto {
   })
   reactions: ReactionName[];
 
-  @ApiProperty({ type: WidgetProjectDto })
+  @ApiProperty({ type: WidgetProjectDto, description: "The project's widget settings." })
   project: WidgetProjectDto;
 }
 
