@@ -137,7 +137,7 @@ import { SCORED_CLASSES } from '../lexicon';
 import { spamEvidence } from '../spam';
 
 // The lexicon reads the opening of a message; the intent of feedback is almost always there.
-const LEXICON_WINDOW = 1200;
+const LEXICON_WINDOW = 400;
 
 /** The hand-written lexicon's per-class evidence as dense features (log-scaled), plus sarcasm. */
 export function lexiconFeatures(text: string, buckets: number): [number, number][] {
