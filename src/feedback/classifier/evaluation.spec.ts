@@ -1,6 +1,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { CATEGORY_HINTS, type CategoryHint, FEEDBACK_CLASSIFICATIONS, type FeedbackClassification, classifyFeedback } from './classify-feedback';
+import {
+  CATEGORY_HINTS,
+  type CategoryHint,
+  FEEDBACK_CLASSIFICATIONS,
+  type FeedbackClassification,
+  classifyFeedback,
+} from './classify-feedback';
 import { SHIPPED_MODEL } from './model/weights.generated';
 import { accuracy, classMetrics, formatReport, type Outcome } from './training/report';
 import { DEFAULT_OPTIONS, trainModel } from './training/trainer';
@@ -63,7 +69,8 @@ describe('feedback classifier on the locked test set', () => {
   });
 
   it(`keeps every class at ${MIN_CLASS_RECALL} recall or more`, () => {
-    for (const row of metrics) expect({ label: row.label, recall: row.recall >= MIN_CLASS_RECALL }).toEqual({ label: row.label, recall: true });
+    for (const row of metrics)
+      expect({ label: row.label, recall: row.recall >= MIN_CLASS_RECALL }).toEqual({ label: row.label, recall: true });
   });
 
   it(`calls real feedback spam rarely (spam precision ${MIN_SPAM_PRECISION} or more)`, () => {

@@ -1,4 +1,7 @@
-import { URL_PATTERN, collapseRepeatedLetters, foldText } from '../normalize';
+import { SCORED_CLASSES } from '../lexicon';
+import { URL_PATTERN, canonicalize, collapseRepeatedLetters, foldText } from '../normalize';
+import { addSurfaceCues, scoreText } from '../scoring';
+import { spamEvidence } from '../spam';
 
 /**
  * Feature extraction for the linear model, shared by training and run time so
@@ -37,6 +40,8 @@ const SEED_CHAR = step(FNV_OFFSET, 0x63);
 const SEED_SYMBOL = step(FNV_OFFSET, 0x73);
 const SEED_META = step(FNV_OFFSET, 0x6d);
 
+// U+0001 marks where a link or address was; no folded text keeps one otherwise.
+// eslint-disable-next-line no-control-regex
 const TOKEN = /[a-z0-9]+|[?!]|[$€£¥]|\p{Extended_Pictographic}|[.;:\n\r]|\u0001/gu;
 const EMAIL = /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g;
 const LINK_MARK = ' \u0001 ';
@@ -130,11 +135,6 @@ export function metaFeatures(meta: MetaInput, words: number, buckets: number): n
   if (meta.rating !== null) names.push(`rating:${meta.rating}`);
   return names.map((name) => mix(hashString(SEED_META, name)) & mask);
 }
-
-import { canonicalize } from '../normalize';
-import { addSurfaceCues, scoreText } from '../scoring';
-import { SCORED_CLASSES } from '../lexicon';
-import { spamEvidence } from '../spam';
 
 // The lexicon reads the opening of a message; the intent of feedback is almost always there.
 const LEXICON_WINDOW = 400;

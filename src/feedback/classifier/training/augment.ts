@@ -19,7 +19,13 @@ import type { LabelledExample } from './training-data';
  * gives examples that have none a plausible, seeded hint and rating.
  */
 const OPENERS: Record<string, readonly string[]> = {
-  en: ['Love the app, but', 'Great product overall. However,', 'Really enjoying it so far!', 'Nice work on the update, though', 'Awesome tool 👍'],
+  en: [
+    'Love the app, but',
+    'Great product overall. However,',
+    'Really enjoying it so far!',
+    'Nice work on the update, though',
+    'Awesome tool 👍',
+  ],
   de: ['Tolle App, aber', 'Eigentlich super, nur:', 'Gefällt mir sehr!', 'Klasse Arbeit, aber'],
   fr: ["J'adore l'appli, mais", 'Super outil, par contre', 'Très bonne appli !', 'Bravo pour la mise à jour, mais'],
   es: ['Me encanta la app, pero', 'Muy buena herramienta, aunque', '¡Excelente app!', 'Buen trabajo, pero'],
@@ -110,7 +116,11 @@ function withMetadata(example: LabelledExample, random: () => number): LabelledE
   const hintable = HINTS.includes(example.label);
   let categoryHint: string | null = null;
   if (hintable && hintRoll < 0.4) categoryHint = example.label;
-  else if (hintRoll < (hintable ? 0.55 : 0.3)) categoryHint = pick(HINTS.filter((hint) => hint !== example.label), random);
+  else if (hintRoll < (hintable ? 0.55 : 0.3))
+    categoryHint = pick(
+      HINTS.filter((hint) => hint !== example.label),
+      random,
+    );
   const rating = random() < 0.4 ? weightedPick(RATINGS[example.label] ?? RATINGS.other, random) + 1 : null;
   return { ...example, categoryHint, rating };
 }
