@@ -10,7 +10,9 @@
  * database of its own is created and dropped there), REDIS_URL (redis://127.0.0.1:6379),
  * BENCH_JSON (a path: write the results there too), BENCH_CPU_PROFILE (a folder: the service's CPU profile).
  * After the routes it times single sends at scale (bench/send-timings.js); with BENCH_ROUTES, only
- * when the list names `send timings`.
+ * when the list names `send timings`. Before anything else it times feedback classification
+ * in-process (bench/classifier-timings.js); `BENCH_ROUTES=classifier` runs that step alone, without
+ * starting any server.
  */
 const autocannon = require('autocannon');
 const { fork, spawn, execFileSync } = require('node:child_process');
@@ -21,6 +23,7 @@ const { Client } = require('pg');
 const { ROUTES } = require('./routes');
 const { sendTimings } = require('./send-timings');
 const { webhookTimings } = require('./webhook-timings');
+const { classifierTimings } = require('./classifier-timings');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -191,6 +194,17 @@ function printSummary(summaries) {
 }
 
 async function main() {
+  const wanted = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(',') : null;
+  // In-process and first, before servers compete for the CPU.
+  let classifier = null;
+  if (!wanted || wanted.includes('classifier')) {
+    classifier = classifierTimings();
+    console.table(classifier);
+    if (wanted && wanted.length === 1) {
+      if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify({ classifier }, null, 2));
+      return;
+    }
+  }
   const database = `launch_bench_${process.pid}`;
   await admin(`CREATE DATABASE ${database}`);
   const env = {
@@ -211,9 +225,9 @@ async function main() {
     // The service migrates the database at start; the baselines only need it to exist.
     await waitForHealth(PORTS.service, targets.service);
     await Promise.all(['bare nest', 'raw node'].map((target) => waitForHealth(PORTS[target], targets[target])));
-    const wanted = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(',') : ROUTES.map((route) => route.name);
+    const routeNames = wanted ?? ROUTES.map((route) => route.name);
     const summaries = [];
-    for (const route of ROUTES.filter((candidate) => wanted.includes(candidate.name))) {
+    for (const route of ROUTES.filter((candidate) => routeNames.includes(candidate.name))) {
       const context = await route.prepare({ env, createProject: (name) => createProject(env, name), port: PORTS.service });
       const samples = [];
       for (let round = 0; round < ROUNDS; round += 1) {
@@ -244,7 +258,7 @@ async function main() {
     if (process.env.BENCH_JSON)
       writeFileSync(
         process.env.BENCH_JSON,
-        JSON.stringify({ seconds: SECONDS, connections: CONNECTIONS, rounds: ROUNDS, summaries, sends, webhooks }, null, 2),
+        JSON.stringify({ seconds: SECONDS, connections: CONNECTIONS, rounds: ROUNDS, summaries, sends, webhooks, classifier }, null, 2),
       );
   } finally {
     for (const child of Object.values(targets)) child.kill('SIGTERM');

@@ -14,7 +14,7 @@ describe('classifyFeedback', () => {
     it('decides ambiguous text', () => {
       expect(classOf('the numbers on the stats page look off to me', 'bug')).toBe('bug');
       expect(classOf('something about the notifications', 'bug')).toBe('bug');
-      expect(classOf('about the notifications page', 'support')).toBe('support');
+      expect(classOf('the sidebar', 'feature_request')).toBe('feature_request');
     });
 
     it('ignores values that are not known hints', () => {
@@ -112,10 +112,22 @@ describe('classifyFeedback', () => {
   });
 
   describe('fallback and confidence', () => {
-    it('falls back to other with low confidence when there is no signal', () => {
-      const result = classifyFeedback({ text: 'Our team is five people, mostly designers.' });
-      expect(result.classification).toBe('other');
-      expect(result.confidence).toBeLessThan(0.5);
+    it('calls text without an intent other', () => {
+      expect(classOf('Our team is five people, mostly designers.')).toBe('other');
+      expect(classOf('just testing the widget')).toBe('other');
+    });
+
+    it('is less confident about a vague text than about a clear one', () => {
+      const vague = classifyFeedback({ text: 'regarding the new menu' });
+      const clear = classifyFeedback({ text: 'I was charged twice this month, please refund me' });
+      expect(clear.classification).toBe('billing');
+      expect(clear.confidence).toBeGreaterThan(0.9);
+      expect(vague.confidence).toBeLessThan(0.7);
+    });
+
+    it('reads a short laugh as a reaction, not as spam', () => {
+      expect(classOf('hahaha')).not.toBe('spam');
+      expect(classOf('kkkkk')).not.toBe('spam');
     });
 
     it('keeps confidence within 0..1 with two decimals', () => {

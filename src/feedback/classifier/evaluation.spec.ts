@@ -7,85 +7,91 @@ import {
   type FeedbackClassification,
   classifyFeedback,
 } from './classify-feedback';
+import { SHIPPED_MODEL } from './model/weights.generated';
+import { accuracy, classMetrics, formatReport, type Outcome } from './training/report';
+import { DEFAULT_OPTIONS, trainModel } from './training/trainer';
+import { loadTrainingExamples } from './training/training-data';
 
-interface EvaluationExample {
+/**
+ * Honest measurement: the locked set (test/fixtures/feedback-locked.json) was
+ * written by someone else, without looking at the classifier, and is never
+ * read by training. Only aggregate numbers are printed here, never the
+ * individual misses, so it cannot be tuned on by reading them. The older
+ * evaluation set is now part of the training data; its accuracy is a fit,
+ * not a measure.
+ */
+interface LabelledFixture {
   text: string;
   category_hint: CategoryHint | null;
   rating: number | null;
   label: FeedbackClassification;
 }
 
-interface ClassReport {
-  label: FeedbackClassification;
-  support: number;
-  correct: number;
-  predicted: number;
+const MIN_LOCKED_ACCURACY = 0.85;
+const MIN_CLASS_RECALL = 0.7;
+const MIN_SPAM_PRECISION = 0.95;
+const FIXTURES = path.join(__dirname, '../../../test/fixtures');
+
+function load(name: string): LabelledFixture[] {
+  return JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8')) as LabelledFixture[];
 }
 
-const MIN_OVERALL_ACCURACY = 0.85;
-const FIXTURE = path.join(__dirname, '../../../test/fixtures/feedback-evaluation.json');
-
-function loadExamples(): EvaluationExample[] {
-  return JSON.parse(fs.readFileSync(FIXTURE, 'utf8')) as EvaluationExample[];
+function outcomes(examples: readonly LabelledFixture[]): Outcome[] {
+  return examples.map((example) => {
+    const result = classifyFeedback({ text: example.text, categoryHint: example.category_hint, rating: example.rating });
+    return { expected: example.label, predicted: result.classification, confidence: result.confidence };
+  });
 }
 
-function evaluate(examples: readonly EvaluationExample[]): { reports: ClassReport[]; misses: string[] } {
-  const reports = FEEDBACK_CLASSIFICATIONS.map((label) => ({ label, support: 0, correct: 0, predicted: 0 }));
-  const byLabel = new Map(reports.map((report) => [report.label, report]));
-  const misses: string[] = [];
+function expectWellFormed(examples: readonly LabelledFixture[]): void {
   for (const example of examples) {
-    const { classification } = classifyFeedback({
-      text: example.text,
-      categoryHint: example.category_hint,
-      rating: example.rating,
-    });
-    const expected = byLabel.get(example.label);
-    const predicted = byLabel.get(classification);
-    if (expected === undefined || predicted === undefined) throw new Error(`Unknown label ${example.label}`);
-    expected.support += 1;
-    predicted.predicted += 1;
-    if (classification === example.label) expected.correct += 1;
-    else misses.push(`  expected ${example.label}, got ${classification}: ${example.text.slice(0, 90)}`);
+    expect(example.text.length).toBeGreaterThanOrEqual(1);
+    expect(FEEDBACK_CLASSIFICATIONS).toContain(example.label);
+    if (example.category_hint !== null) expect(CATEGORY_HINTS).toContain(example.category_hint);
+    if (example.rating !== null) expect([1, 2, 3, 4, 5]).toContain(example.rating);
   }
-  return { reports, misses };
 }
 
-const ratio = (numerator: number, denominator: number): string => (denominator === 0 ? '   -' : (numerator / denominator).toFixed(2));
+describe('feedback classifier on the locked test set', () => {
+  const examples = load('feedback-locked.json');
+  const results = outcomes(examples);
+  const metrics = classMetrics(results, FEEDBACK_CLASSIFICATIONS);
 
-function formatTable(reports: readonly ClassReport[], accuracy: number, total: number): string {
-  const header = 'class            n   precision  recall(acc)  f1';
-  const rows = reports.map(({ label, support, correct, predicted }) => {
-    const precision = predicted === 0 ? 0 : correct / predicted;
-    const recall = support === 0 ? 0 : correct / support;
-    const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-    return `${label.padEnd(15)} ${String(support).padStart(3)}   ${ratio(correct, predicted).padStart(9)}  ${ratio(correct, support).padStart(11)}  ${f1.toFixed(2)}`;
+  it('is a well-formed set covering every class', () => {
+    expect(examples.length).toBeGreaterThanOrEqual(500);
+    expectWellFormed(examples);
+    for (const label of FEEDBACK_CLASSIFICATIONS) expect(metrics.find((row) => row.label === label)?.support).toBeGreaterThanOrEqual(50);
   });
-  return [header, ...rows, `overall accuracy: ${accuracy.toFixed(3)} on ${total} examples`].join('\n');
-}
 
-describe('feedback classifier evaluation set', () => {
-  const examples = loadExamples();
+  it(`reaches at least ${MIN_LOCKED_ACCURACY} accuracy`, () => {
+    console.log(formatReport('locked set', results, FEEDBACK_CLASSIFICATIONS));
+    expect(accuracy(results)).toBeGreaterThanOrEqual(MIN_LOCKED_ACCURACY);
+  });
 
-  it('is a well-formed, balanced labelled set', () => {
+  it(`keeps every class at ${MIN_CLASS_RECALL} recall or more`, () => {
+    for (const row of metrics)
+      expect({ label: row.label, recall: row.recall >= MIN_CLASS_RECALL }).toEqual({ label: row.label, recall: true });
+  });
+
+  it(`calls real feedback spam rarely (spam precision ${MIN_SPAM_PRECISION} or more)`, () => {
+    expect(metrics.find((row) => row.label === 'spam')?.precision).toBeGreaterThanOrEqual(MIN_SPAM_PRECISION);
+  });
+});
+
+describe('feedback classifier training data', () => {
+  it('keeps the older evaluation set well-formed (it is training data now)', () => {
+    const examples = load('feedback-evaluation.json');
     expect(examples.length).toBeGreaterThanOrEqual(220);
-    for (const example of examples) {
-      expect(example.text.length).toBeGreaterThanOrEqual(10);
-      expect(example.text.length).toBeLessThanOrEqual(2000);
-      expect(FEEDBACK_CLASSIFICATIONS).toContain(example.label);
-      if (example.category_hint !== null) expect(CATEGORY_HINTS).toContain(example.category_hint);
-      if (example.rating !== null) expect([1, 2, 3, 4, 5]).toContain(example.rating);
-    }
-    for (const label of FEEDBACK_CLASSIFICATIONS) {
-      const count = examples.filter((example) => example.label === label).length;
-      expect(count).toBeGreaterThanOrEqual(label === 'other' ? 20 : 25);
-    }
+    expectWellFormed(examples);
+    expect(accuracy(outcomes(examples))).toBeGreaterThanOrEqual(0.9);
   });
 
-  it(`reaches at least ${MIN_OVERALL_ACCURACY} overall accuracy`, () => {
-    const { reports, misses } = evaluate(examples);
-    const correct = reports.reduce((sum, report) => sum + report.correct, 0);
-    const accuracy = correct / examples.length;
-    console.log(`${formatTable(reports, accuracy, examples.length)}\nmisclassified (${misses.length}):\n${misses.join('\n')}`);
-    expect(accuracy).toBeGreaterThanOrEqual(MIN_OVERALL_ACCURACY);
+  it('ships the weights a fresh training run produces (they cannot go stale)', () => {
+    const examples = loadTrainingExamples(FEEDBACK_CLASSIFICATIONS);
+    expect(examples.length).toBeGreaterThanOrEqual(2000);
+    const fresh = trainModel(examples, FEEDBACK_CLASSIFICATIONS, DEFAULT_OPTIONS, SHIPPED_MODEL.temperature);
+    // Compared field by field so that a mismatch names the stale part, not a 300 kB string.
+    expect({ ...fresh, weights: undefined }).toEqual({ ...SHIPPED_MODEL, weights: undefined });
+    expect(fresh.weights === SHIPPED_MODEL.weights).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import type { FeedbackClassification } from './classify-feedback';
+import type { FeedbackClassification } from './classes';
 import { BILLING_LEXICON } from './lexicon-billing';
 import { BUG_LEXICON } from './lexicon-bug';
 import { FEATURE_REQUEST_LEXICON } from './lexicon-feature-request';

@@ -39,8 +39,11 @@ function hasKeyboardRun(word: string): boolean {
 }
 
 /** A "word" nobody would type on purpose: keyboard runs, no vowels, stutters. */
+// A laugh ("hahaha", "jajaja", "kkkkk", "rsrsrs", "mdrrr") is a reaction, not junk.
+const LAUGH = /^(?:(?:ha|he|hi|ja|je|ji|ka|rs|xd|lol)+h?|k+|mdr+)$/;
+
 function isMashedWord(word: string): boolean {
-  if (word.length < 4) return false;
+  if (word.length < 4 || (word.length <= 16 && LAUGH.test(word))) return false;
   if (/^(.)\1+$/.test(word) || /^(.{1,4})\1{2,}$/.test(word)) return true;
   if (word.length >= 5 && !/[aeiouy]/.test(word)) return true;
   return hasKeyboardRun(word);
@@ -66,7 +69,7 @@ function isRepetitive(words: readonly string[]): boolean {
 function isSymbolNoise(text: string): boolean {
   const compact = text.replace(/\s+/g, '');
   if (compact.length < 5 || /\p{Extended_Pictographic}/u.test(compact)) return false;
-  if (/^(.)\1+$/u.test(compact)) return true;
+  if (/^(.)\1+$/u.test(compact)) return !LAUGH.test(compact.toLowerCase());
   return !/[\p{L}\p{N}]/u.test(compact);
 }
 
@@ -91,6 +94,11 @@ function lexicalScore(text: string): number {
     if (canonical.search(entry.regex) !== -1) score += entry.weight;
   }
   return score;
+}
+
+/** Promo vocabulary and link count, also a feature of the model below the rule's threshold. */
+export function spamEvidence(text: string): number {
+  return lexicalScore(text) + urlScore((foldText(text).match(URL_PATTERN) ?? []).length);
 }
 
 /** Decides whether the text is junk; see SpamVerdict. */
