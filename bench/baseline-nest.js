@@ -49,11 +49,26 @@ class BenchController {
     return this.bell(authorization, ip, userId, hash, (project) => work.inbox(project, userId));
   }
 
-  /** A browser's bell read: key, browser limit and user hash, the user's hourly read count, then the read. */
+  async widgetEntries(authorization, ip, userId, hash) {
+    return this.verified(authorization, ip, userId, hash, (project) => work.widgetEntries(project, userId, baseUrl));
+  }
+
+  async widgetUnseen(authorization, ip, userId, hash) {
+    return this.verified(authorization, ip, userId, hash, (project) => work.widgetUnseen(project, userId));
+  }
+
+  /** A browser's bell read: a verified user's call, with the user's hourly read count before the read. */
   async bell(authorization, ip, userId, hash, read) {
+    return this.verified(authorization, ip, userId, hash, async (project) => {
+      if (!(await work.countBellRead(project, userId))) refuse(429, 'RATE_LIMITED');
+      return read(project);
+    });
+  }
+
+  /** A verified user's call from a browser: key, browser limit and user hash, then the read. */
+  async verified(authorization, ip, userId, hash, read) {
     const project = await work.authenticateEndUser(authorization, ip, userId, hash);
     if (!project) refuse(403, 'USER_HASH_INVALID');
-    if (!(await work.countBellRead(project, userId))) refuse(429, 'RATE_LIMITED');
     return { ...(await read(project)), error: null };
   }
 
@@ -95,9 +110,11 @@ route(Get('setup-check'), 'setupCheck', [nest.Headers('authorization')]);
 route(Get('waitlist/stats'), 'waitlistStats', [nest.Headers('authorization')]);
 route(Post('waitlist/signups'), 'createSignup', [nest.Headers('authorization'), nest.Ip(), nest.Body()]);
 route(Post('feedback'), 'createFeedback', [nest.Headers('authorization'), nest.Ip(), nest.Body()]);
-const BELL_PARAMS = [nest.Headers('authorization'), nest.Ip(), nest.Query('user_id'), nest.Headers('x-service-user-hash')];
-route(Get('notifications/unread/count'), 'unreadCount', BELL_PARAMS);
-route(Get('notifications/inbox'), 'inbox', BELL_PARAMS);
+const END_USER_PARAMS = [nest.Headers('authorization'), nest.Ip(), nest.Query('user_id'), nest.Headers('x-service-user-hash')];
+route(Get('notifications/unread/count'), 'unreadCount', END_USER_PARAMS);
+route(Get('notifications/inbox'), 'inbox', END_USER_PARAMS);
+route(Get('changelog/widget/entries'), 'widgetEntries', END_USER_PARAMS);
+route(Get('changelog/widget/unseen'), 'widgetUnseen', END_USER_PARAMS);
 Controller('v1')(BenchController);
 
 function publicRoute(decorator, method) {

@@ -40,8 +40,8 @@ async function browserProjectOf(req) {
   return project;
 }
 
-/** A browser's bell read: key, browser limit and user hash, the user's hourly read count, then the read (an answer with meta). */
-async function bell(req, read) {
+/** A verified user's call from a browser: key, browser limit and user hash, then the read (an answer, maybe with meta). */
+async function verified(req, read) {
   const userId = new URL(req.url, 'http://localhost').searchParams.get('user_id');
   const project = await work.authenticateEndUser(
     req.headers.authorization,
@@ -50,13 +50,22 @@ async function bell(req, read) {
     req.headers['x-service-user-hash'],
   );
   if (!project) throw new Refusal(403, 'USER_HASH_INVALID');
-  if (!(await work.countBellRead(project, userId))) throw new Refusal(429, 'RATE_LIMITED');
   return read(project, userId);
 }
 
-const BELL_ROUTES = {
+/** A browser's bell read: a verified user's call, with the user's hourly read count before the read. */
+function bell(req, read) {
+  return verified(req, async (project, userId) => {
+    if (!(await work.countBellRead(project, userId))) throw new Refusal(429, 'RATE_LIMITED');
+    return read(project, userId);
+  });
+}
+
+const END_USER_ROUTES = {
   'GET /v1/notifications/unread/count': (req) => bell(req, (project, userId) => work.unreadCount(project, userId)),
   'GET /v1/notifications/inbox': (req) => bell(req, (project, userId) => work.inbox(project, userId)),
+  'GET /v1/changelog/widget/entries': (req) => verified(req, (project, userId) => work.widgetEntries(project, userId, baseUrl)),
+  'GET /v1/changelog/widget/unseen': (req) => verified(req, (project, userId) => work.widgetUnseen(project, userId)),
 };
 
 const ROUTES = {
@@ -97,9 +106,9 @@ function refuse(res, error) {
 const server = createServer((req, res) => {
   const changelog = req.method === 'GET' ? PUBLIC_CHANGELOG.exec(req.url.split('?')[0]) : null;
   if (changelog) return void publicChangelog(req, res, changelog).catch((error) => refuse(res, error));
-  const bellRead = BELL_ROUTES[`${req.method} ${req.url.split('?')[0]}`];
-  if (bellRead) {
-    return void bellRead(req)
+  const endUserRead = END_USER_ROUTES[`${req.method} ${req.url.split('?')[0]}`];
+  if (endUserRead) {
+    return void endUserRead(req)
       .then((answer) => send(res, 200, { data: answer.data, error: null, meta: answer.meta }))
       .catch((error) => refuse(res, error));
   }

@@ -55,12 +55,26 @@ const { SecretBox } = dist('common/crypto/secret-box');
 const { hourWindow } = dist('notifications/bell/bell-reads.limit');
 const { toBellNotificationDto } = dist('notifications/bell/dto/bell-notification.dto');
 
-const { planLimit } = dist('projects/plans');
+const { readWidgetPage, readUnseenIds } = dist('changelog/widget/widget.queries');
+const { toWidgetEntryDto, toWidgetAnnouncementDto } = dist('changelog/widget/dto/widget-mappers');
+const { RenderedBodies } = dist('changelog/widget/rendered-bodies');
+const { WIDGET_DEFAULT_LIMIT } = dist('changelog/widget/dto/widget-input.dto');
+const { UNSEEN_WINDOW_DAYS } = dist('changelog/widget/widget.service');
+const { entryPublicUrl } = dist('changelog/changelog-links');
+const { encodeCursor, publishedCursorValue } = dist('common/http/cursor');
+
+const { planAllows, planLimit } = dist('projects/plans');
 const { ContactsService } = dist('contacts/contacts.service');
 const { OutboxService } = dist('events/outbox.service');
 
 const KEY_CACHE_TTL_MS = 5_000;
+const DAY_MS = 86_400_000;
+// WidgetService's page key (not exported): only the next_cursor of a page with more entries uses it.
+const PAGE_KEY = { field: 'published', prefix: 'ce' };
 const clock = { now: () => new Date() };
+
+/** The start of the unseen window without `since`, as WidgetService.unseenAfter computes it. */
+const unseenAfter = (now) => new Date(now.getTime() - UNSEEN_WINDOW_DAYS * DAY_MS);
 
 /** What TypeORM's `em.query` answers on PostgreSQL, so the service's SQL helpers run unchanged on a plain client. */
 function queryShim(client) {
@@ -76,6 +90,7 @@ class BaselineWork {
   constructor({ databaseUrl, poolSize, redisUrl, queuePrefix, browserLimit, encryptionKey }) {
     this.pool = new Pool({ connectionString: databaseUrl, max: poolSize });
     this.keys = new Map();
+    this.bodies = new RenderedBodies();
     this.secrets = new Map();
     this.box = encryptionKey.length === 32 ? new SecretBox(encryptionKey) : null;
     this.redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
@@ -295,6 +310,60 @@ class BaselineWork {
       data: rows.map(toBellNotificationDto),
       meta: { unread_count: unreadCount, poll_interval_seconds: planLimit(project.plan, 'bellPollIntervalSeconds') },
     };
+  }
+
+  /**
+   * GET /v1/changelog/widget/entries for a verified user, first page: WidgetService.listEntries's one
+   * statement and its answer. Reads this process holds unwritten are a Map lookup in the service
+   * (the baselines hold none).
+   */
+  async widgetEntries(project, userId, publicBaseUrl) {
+    const reader = { userId, reactor: `u:${userId}` };
+    const now = clock.now();
+    const limit = WIDGET_DEFAULT_LIMIT;
+    const page = await readWidgetPage(queryShim(this.pool), project.id, reader, {
+      now,
+      label: null,
+      q: null,
+      category: null,
+      after: null,
+      limit,
+      unseenAfter: unseenAfter(now),
+    });
+    const show = {
+      publicUrl: (entryId) => entryPublicUrl({ publicBaseUrl }, project.slug, entryId),
+      bodyHtml: (row) => this.bodies.htmlOf(row.id, row.updatedAt, row.bodyMarkdown),
+      reactionSet: page.reactionSet,
+      pendingRead: () => false,
+    };
+    const pinned = page.rows.filter((row) => row.pinned);
+    const unpinned = page.rows.filter((row) => !row.pinned);
+    const entries = unpinned.slice(0, limit);
+    const last = entries[entries.length - 1];
+    return {
+      data: {
+        entries: entries.map((row) => toWidgetEntryDto(row, show)),
+        pinned: pinned.map((row) => toWidgetEntryDto(row, show)),
+        next_cursor: unpinned.length > limit ? encodeCursor(PAGE_KEY, publishedCursorValue(last.publishedAt, last.id)) : null,
+        unseen_count: page.unseenIds === null ? null : page.unseenIds.length,
+        announcement: page.announcement ? toWidgetAnnouncementDto(page.announcement, show) : null,
+        labels: page.labels,
+        reactions: [...show.reactionSet],
+        project: {
+          name: project.name,
+          show_badge: !planAllows(project.plan, 'unbranded_widget'),
+          hosted_url: `${publicBaseUrl}/changelog/${project.slug}`,
+          subscribe: { enabled: true, url: `${publicBaseUrl}/v1/changelog/subscribers` },
+        },
+      },
+    };
+  }
+
+  /** GET /v1/changelog/widget/unseen for a verified user: WidgetService.unseen's one statement. */
+  async widgetUnseen(project, userId) {
+    const now = clock.now();
+    const ids = await readUnseenIds(queryShim(this.pool), project.id, userId, now, unseenAfter(now));
+    return { data: { unseen_count: ids.length } };
   }
 
   /** The outbox row MailService.queueMail writes. */

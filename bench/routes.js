@@ -93,6 +93,55 @@ async function seedChangelog(env, projectId) {
   }
 }
 
+/**
+ * What the widget adds to that changelog for 10,000 verified users: the newest public entry is the
+ * live banner announcement (until next week); reactions from a twentieth of the users on every other
+ * entry, with their counts as changelog_reaction_counts keeps them; and every third user has seen
+ * about half the entries (some the announcement), so unseen counts, `seen` flags and the announcement
+ * differ by user. SQL again, after seedChangelog.
+ */
+async function seedWidget(env, projectId, users) {
+  await seedChangelog(env, projectId);
+  const { Client } = require('pg');
+  const client = new Client({ connectionString: env.DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(
+      `UPDATE changelog_entries SET announcement_style = 'banner', announcement_until = now() + interval '7 days'
+       WHERE id = (SELECT id FROM changelog_entries WHERE project_id = $1 AND status = 'published' AND audience = 'public' AND NOT pinned
+                   ORDER BY published_at DESC LIMIT 1)`,
+      [projectId],
+    );
+    // The published entries, oldest first: `n` numbers them, as seedChangelog's `i` did.
+    const published = `SELECT id, row_number() OVER (ORDER BY published_at) AS n FROM changelog_entries
+                       WHERE project_id = $1 AND status = 'published'`;
+    await client.query(
+      `INSERT INTO changelog_reactions (entry_id, reactor, project_id, reaction, reacted_at)
+       SELECT e.id, 'u:user_' || u, $1, (ARRAY['like', 'celebrate', 'dislike'])[1 + (u + e.n) % 3], now()
+       FROM (${published}) e CROSS JOIN generate_series(0, $2 - 1) u WHERE e.n % 2 = 0 AND (u + e.n) % 20 = 0`,
+      [projectId, users],
+    );
+    await client.query(
+      `INSERT INTO changelog_reaction_counts (entry_id, reaction, count)
+       SELECT entry_id, reaction, count(*) FROM changelog_reactions WHERE project_id = $1 GROUP BY entry_id, reaction`,
+      [projectId],
+    );
+    await client.query(
+      `INSERT INTO changelog_readers (entry_id, user_id, project_id, first_seen_at)
+       SELECT e.id, 'user_' || u, $1, now() FROM (${published}) e CROSS JOIN generate_series(0, $2 - 1, 3) u
+       WHERE (u / 3 + e.n) % 2 = 0`,
+      [projectId, users],
+    );
+    await client.query('COMMIT');
+    await client.query(
+      'ANALYZE changelog_entries; ANALYZE changelog_reactions; ANALYZE changelog_reaction_counts; ANALYZE changelog_readers',
+    );
+  } finally {
+    await client.end();
+  }
+}
+
 /** A public changelog route: no key; `path` is filled with the project's slug. */
 function publicChangelogRoute(name, suffix, options = {}) {
   return {
@@ -177,26 +226,26 @@ async function seedBell(env, port, project, path) {
 }
 
 /**
- * A bell poll for one of the 10,000 users in turn, as a browser makes it: the publishable key,
+ * A call for one of `users` verified users in turn, as a browser makes it: the publishable key,
  * `user_id` and its `user_hash` (one HMAC per request on the server), under the per-IP browser
- * limit and the user's hourly read limit. The project's signing secret is created through the API.
+ * limit. `seed` writes the route's data; then the project's signing secret is created through the API.
  */
-function bellRoute(name, path) {
+function verifiedUserRoute(name, path, users, seed) {
   return {
     name,
     method: 'GET',
     path,
     prepare: async ({ createProject, env, port }) => {
       const project = createProject(`Bench ${name}`);
-      await seedBell(env, port, project, path);
+      await seed(env, port, project);
       const { data } = await call(port, 'POST', '/v1/notifications/signing-secret', project.secretKey, {});
       const { userHashOf } = require('../dist/auth/user-hash');
-      const hashes = Array.from({ length: BELL_USERS }, (_, user) => userHashOf(`user_${user}`, data.signing_secret));
+      const hashes = Array.from({ length: users }, (_, user) => userHashOf(`user_${user}`, data.signing_secret));
       return { project, hashes };
     },
     request: (request, { project, hashes }) => {
       sequence += 1;
-      const user = sequence % BELL_USERS;
+      const user = sequence % users;
       const polled = withKey(request, project.publishableKey);
       return {
         ...polled,
@@ -206,6 +255,15 @@ function bellRoute(name, path) {
     },
   };
 }
+
+/** A bell poll, also under the user's hourly read limit. */
+const bellRoute = (name, path) => verifiedUserRoute(name, path, BELL_USERS, (env, port, project) => seedBell(env, port, project, path));
+
+const WIDGET_USERS = 10_000;
+
+/** The changelog widget of a signed-in product: its first page (default limit 20) or the launcher badge. */
+const widgetRoute = (name, path) =>
+  verifiedUserRoute(name, path, WIDGET_USERS, (env, _port, project) => seedWidget(env, project.id, WIDGET_USERS));
 
 const ROUTES = [
   {
@@ -272,6 +330,8 @@ const ROUTES = [
   publicChangelogRoute('GET /changelog/{slug}', '', { page: true }),
   bellRoute('GET /v1/notifications/unread/count', '/v1/notifications/unread/count'),
   bellRoute('GET /v1/notifications/inbox', '/v1/notifications/inbox'),
+  widgetRoute('GET /v1/changelog/widget/entries', '/v1/changelog/widget/entries'),
+  widgetRoute('GET /v1/changelog/widget/unseen', '/v1/changelog/widget/unseen'),
 ];
 
 module.exports = { ROUTES };
