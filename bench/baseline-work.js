@@ -336,8 +336,7 @@ class BaselineWork {
       reactionSet: page.reactionSet,
       pendingRead: () => false,
     };
-    const pinned = page.rows.filter((row) => row.pinned);
-    const unpinned = page.rows.filter((row) => !row.pinned);
+    const { pinned, page: unpinned } = page;
     const entries = unpinned.slice(0, limit);
     const last = entries[entries.length - 1];
     return {

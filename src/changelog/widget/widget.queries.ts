@@ -46,8 +46,10 @@ export interface WidgetPageFilter {
 }
 
 export interface WidgetPage {
-  /** Pinned first (first page only), then the page's entries, then one more when another page exists. */
-  rows: WidgetEntryRow[];
+  /** Pinned entries, newest first; on the first page only. */
+  pinned: WidgetEntryRow[];
+  /** Unpinned entries, newest first, and one more when another page exists. */
+  page: WidgetEntryRow[];
   labels: { slug: string; name: string; colour: LabelColour }[];
   announcement: WidgetEntryRow | null;
   /** Ids of unseen entries (at most 100), for a verified user; null otherwise. */
@@ -92,8 +94,10 @@ const ANNOUNCEMENT = `(SELECT row_to_json(a) FROM (
 /**
  * The widget's list answer in one statement: the reader's page of entries (pinned ones on the first
  * page), each with labels, reaction counts, the reader's reaction and whether they saw it; plus the
- * labels in use, the announcement and the unseen ids. Raw SQL for the same reasons as the public
- * set: the lateral page, the JSON aggregates and one round trip on a hot path.
+ * labels in use, the announcement and the unseen ids. The reader's visible set is decided once, in a
+ * materialized CTE of ids and sort keys (the audience rule and the segment function run once per
+ * entry), and the wide entry columns are read only for the rows picked: the statement stays small
+ * to plan and cheap to run. Raw SQL for the same reasons as the public set.
  */
 export async function readWidgetPage(
   em: EntityManager,
@@ -101,29 +105,37 @@ export async function readWidgetPage(
   reader: ReaderKeys,
   filter: WidgetPageFilter,
 ): Promise<WidgetPage> {
-  const filters = `AND ($5::text IS NULL OR EXISTS (SELECT 1 FROM changelog_entry_labels el JOIN changelog_labels l ON l.id = el.label_id
-                                                     WHERE el.entry_id = e.id AND l.project_id = $1 AND l.slug = $5))
-      AND ($6::text IS NULL OR e.title ILIKE $6 OR e.body_markdown ILIKE $6)
-      AND ($7::text IS NULL OR e.category = $7)`;
-  const sql = `SELECT ctx.*, page.*
+  const sql = `WITH v AS MATERIALIZED (
+      SELECT e.id, e.pinned, e.published_at,
+        e.announcement_style IS NOT NULL AND (e.announcement_until IS NULL OR e.announcement_until > $2) AS announced,
+        ($5::text IS NULL OR EXISTS (SELECT 1 FROM changelog_entry_labels el JOIN changelog_labels l ON l.id = el.label_id
+                                      WHERE el.entry_id = e.id AND l.project_id = $1 AND l.slug = $5))
+          AND ($6::text IS NULL OR e.title ILIKE $6 OR e.body_markdown ILIKE $6)
+          AND ($7::text IS NULL OR e.category = $7) AS matches
+      FROM changelog_entries e WHERE e.project_id = $1 AND ${VISIBLE}
+    ), picked AS (
+      (SELECT id, 'pinned' AS part FROM v WHERE $11 AND pinned AND matches ORDER BY published_at DESC, id DESC LIMIT ${MAX_PINNED})
+      UNION ALL
+      (SELECT id, 'page' FROM v WHERE NOT pinned AND matches
+         AND ($8::timestamptz IS NULL OR (published_at, id) < ($8::timestamptz, $9::varchar))
+       ORDER BY published_at DESC, id DESC LIMIT $10)
+      UNION ALL
+      (SELECT id, 'announcement' FROM v WHERE announced
+         AND NOT ($3::varchar IS NOT NULL AND EXISTS (SELECT 1 FROM changelog_readers cr WHERE cr.entry_id = v.id AND cr.user_id = $3::varchar))
+       LIMIT 1)
+    )
+    SELECT ctx.*, page.*
     FROM (SELECT
       (SELECT coalesce(json_agg(json_build_object('slug', l.slug, 'name', l.name, 'colour', l.colour) ORDER BY l.name, l.slug), '[]')
-         FROM changelog_labels l WHERE l.project_id = $1 AND EXISTS (
-           SELECT 1 FROM changelog_entry_labels el JOIN changelog_entries e ON e.id = el.entry_id
-           WHERE el.label_id = l.id AND e.project_id = $1 AND ${VISIBLE})) AS ctx_labels,
-      ${ANNOUNCEMENT} AS ctx_announcement,
-      ${UNSEEN_IDS('$12')} AS ctx_unseen_ids,
+         FROM changelog_labels l WHERE l.project_id = $1
+           AND EXISTS (SELECT 1 FROM changelog_entry_labels el JOIN v ON v.id = el.entry_id WHERE el.label_id = l.id)) AS ctx_labels,
+      CASE WHEN $3::varchar IS NULL THEN NULL ELSE (
+        SELECT coalesce(json_agg(u.id), '[]') FROM (
+          SELECT v.id FROM v WHERE v.published_at > $12
+            AND NOT EXISTS (SELECT 1 FROM changelog_readers cr WHERE cr.entry_id = v.id AND cr.user_id = $3::varchar)
+          ORDER BY v.published_at DESC LIMIT ${MAX_UNSEEN}) u) END AS ctx_unseen_ids,
       ${REACTION_SET} AS ctx_reaction_set) ctx
-    LEFT JOIN LATERAL (
-      (SELECT ${ENTRY_COLUMNS} FROM changelog_entries e
-        WHERE $11 AND e.project_id = $1 AND e.pinned AND ${VISIBLE} ${filters}
-        ORDER BY e.published_at DESC, e.id DESC LIMIT ${MAX_PINNED})
-      UNION ALL
-      (SELECT ${ENTRY_COLUMNS} FROM changelog_entries e
-        WHERE e.project_id = $1 AND NOT e.pinned AND ${VISIBLE} ${filters}
-          AND ($8::timestamptz IS NULL OR (e.published_at, e.id) < ($8::timestamptz, $9::varchar))
-        ORDER BY e.published_at DESC, e.id DESC LIMIT $10)
-    ) page ON true
+    LEFT JOIN LATERAL (SELECT picked.part, ${ENTRY_COLUMNS} FROM picked JOIN changelog_entries e ON e.id = picked.id) page ON true
     ORDER BY page.pinned DESC, page.published_at DESC, page.id DESC`;
   const rows: Record<string, unknown>[] = await em.query(sql, [
     projectId,
@@ -140,10 +152,12 @@ export async function readWidgetPage(
     filter.unseenAfter,
   ]);
   const first = rows[0];
+  const part = (name: string) => rows.filter((row) => row.part === name).map(toWidgetEntryRow);
   return {
-    rows: rows.filter((row) => row.id !== null).map(toWidgetEntryRow),
+    pinned: part('pinned'),
+    page: part('page'),
     labels: first.ctx_labels as WidgetPage['labels'],
-    announcement: first.ctx_announcement ? toWidgetEntryRow(first.ctx_announcement as Record<string, unknown>) : null,
+    announcement: part('announcement')[0] ?? null,
     unseenIds: first.ctx_unseen_ids as string[] | null,
     reactionSet: reactionSetOf({ changelog_reaction_set: (first.ctx_reaction_set as ReactionName[] | null) ?? undefined }),
   };

@@ -69,8 +69,7 @@ export class WidgetService {
       unseenAfter: this.unseenAfter(now, null),
     });
     const show = this.presentation(project, reader.userId, page.reactionSet);
-    const pinned = page.rows.filter((row) => row.pinned);
-    const unpinned = page.rows.filter((row) => !row.pinned);
+    const { pinned, page: unpinned } = page;
     const entries = unpinned.slice(0, limit);
     const last = entries[entries.length - 1];
     return {
