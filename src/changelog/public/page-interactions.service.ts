@@ -4,6 +4,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { isId } from '../../common/ids/ids';
 import { Database } from '../../infra/database/database';
 import { isValidSlug } from '../../projects/slugs';
+import { ProjectSlugsService } from '../../projects/slug-history/project-slugs.service';
 import type { PageInteractionResultDto, RecordSeenDto } from './dto/page-interaction.dto';
 import { recordPageInteractions } from './public-changelog.queries';
 
@@ -26,12 +27,13 @@ export class PageInteractionsService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly slugs: ProjectSlugsService,
   ) {}
 
   async recordSeen(slug: string, body: RecordSeenDto): Promise<PageInteractionResultDto> {
     if (!isValidSlug(slug)) throw NOT_FOUND_SLUG();
     const result = await recordPageInteractions(this.db.manager, slug, body.entry_ids, 'view', this.clock.now());
-    if (result.projectId === null) throw NOT_FOUND_SLUG();
+    if (result.projectId === null) throw await this.notFoundUnlessRenamed(slug);
     return { recorded: result.recorded };
   }
 
@@ -41,7 +43,7 @@ export class PageInteractionsService {
     const result = isId('ce', entryId)
       ? await recordPageInteractions(this.db.manager, slug, [entryId], 'click', this.clock.now())
       : { projectId: slug, recorded: 0 };
-    if (result.projectId === null) throw NOT_FOUND_SLUG();
+    if (result.projectId === null) throw await this.notFoundUnlessRenamed(slug);
     if (result.recorded === 0) {
       throw new ApiError('NOT_FOUND', 'This changelog has no public entry with this id.', {
         param: 'entry_id',
@@ -49,5 +51,11 @@ export class PageInteractionsService {
       });
     }
     return { recorded: result.recorded };
+  }
+
+  /** A renamed project's old slug redirects (308, method and body kept) to the current one. */
+  private async notFoundUnlessRenamed(slug: string): Promise<ApiError> {
+    await this.slugs.redirectIfRenamed(slug, 'project_slug');
+    return NOT_FOUND_SLUG();
   }
 }

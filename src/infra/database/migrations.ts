@@ -8,6 +8,7 @@ import { Changelog1795699080176 } from './migrations/1795699080176-Changelog';
 import { Notifications1795701329416 } from './migrations/1795701329416-Notifications';
 import { NotificationIdentityRetention1795701627953 } from './migrations/1795701627953-NotificationIdentityRetention';
 import { Webhooks1795703955013 } from './migrations/1795703955013-Webhooks';
+import { DashboardProjects1795708818985 } from './migrations/1795708818985-DashboardProjects';
 
 /** Every migration, oldest first. Generated with `npm run migration:generate -- <Name>`, read, then listed here. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   Notifications1795701329416,
   NotificationIdentityRetention1795701627953,
   Webhooks1795703955013,
+  DashboardProjects1795708818985,
 ];
