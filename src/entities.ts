@@ -22,10 +22,13 @@ import { ChangelogSubscriberTokenEntity } from './changelog/entities/changelog-s
 import { AccountEntity } from './auth/entities/account.entity';
 import { ApiKeyEntity } from './auth/entities/api-key.entity';
 import { ContactEntity } from './contacts/entities/contact.entity';
+import { ContactErasureEntity } from './contacts/erasure/entities/contact-erasure.entity';
 import { EventEntity } from './events/entities/event.entity';
 import { FeedbackEntity } from './feedback/entities/feedback.entity';
 import { IdempotencyRecordEntity } from './idempotency/entities/idempotency-record.entity';
 import { ProjectEntity } from './projects/entities/project.entity';
+import { ProjectSlugChangeEntity } from './projects/slug-history/entities/project-slug-change.entity';
+import { ProjectSlugHistoryEntity } from './projects/slug-history/entities/project-slug-history.entity';
 import { MailMessageEntity } from './infra/mail/entities/mail-message.entity';
 import { WaitlistCounterEntity } from './waitlist/entities/waitlist-counter.entity';
 import { WaitlistEmailTokenEntity } from './waitlist/entities/waitlist-email-token.entity';
@@ -53,6 +56,7 @@ export const ENTITIES = [
   ChangelogSubscriberLabelEntity,
   ChangelogSubscriberTokenEntity,
   ContactEntity,
+  ContactErasureEntity,
   EventEntity,
   FeedbackEntity,
   IdempotencyRecordEntity,
@@ -65,6 +69,8 @@ export const ENTITIES = [
   NotificationSigningSecretEntity,
   NotificationUsageEntity,
   ProjectEntity,
+  ProjectSlugChangeEntity,
+  ProjectSlugHistoryEntity,
   WaitlistCounterEntity,
   WaitlistEmailTokenEntity,
   WaitlistSignupEntity,

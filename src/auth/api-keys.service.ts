@@ -10,7 +10,7 @@ import { afterCommit, Database } from '../infra/database/database';
 import { isEmbeddedDatabaseUrl } from '../infra/database/embedded-postgres';
 import { isUniqueViolation } from '../infra/database/postgres-errors';
 import { ProjectEntity } from '../projects/entities/project.entity';
-import { PLATFORM_LIMITS } from '../projects/plans';
+import { activeKeyLimit } from '../projects/plans';
 import { ProjectRef, toProjectRef } from '../projects/project-ref';
 import { ProjectsService } from '../projects/projects.service';
 import { ApiKeyCache } from './api-key-cache';
@@ -25,6 +25,8 @@ export interface IssuedKey {
   mode: ApiKeyMode;
   /** The project the key belongs to: the test-mode twin for a test key. */
   projectId: string;
+  prefix: string;
+  createdAt: Date;
 }
 
 export interface AuthenticatedKey {
@@ -35,12 +37,41 @@ export interface AuthenticatedKey {
   project: ProjectRef;
 }
 
+/** A key as lists show it: never the full key. */
 export interface ListedKey {
   id: string;
   type: ApiKeyType;
+  mode: ApiKeyMode;
+  prefix: string;
+  lastFour: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+interface RevokedRow {
+  id: string;
+  type: ApiKeyType;
+  mode: ApiKeyMode;
   prefix: string;
   last_four: string;
-  revoked: boolean;
+  secret_hash: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+function toListedKey(row: ApiKeyEntity): ListedKey {
+  return {
+    id: row.id,
+    type: row.type,
+    mode: row.mode,
+    prefix: row.prefix,
+    lastFour: row.lastFour,
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt,
+  };
 }
 
 const keyChangePayload = (hash: string) => `key:${hash}`;
@@ -120,20 +151,26 @@ export class ApiKeysService implements OnModuleDestroy {
     }
   }
 
-  /** Revokes a key; every process refuses it from its next request on. Revoking twice is harmless. */
+  /** Revokes a key given in full (the CLI); every process refuses it from its next request on. Revoking twice is harmless. */
   async revokeKey(fullKey: string): Promise<{ id: string; revoked: true }> {
-    const hash = hashApiKey(fullKey);
-    const id = await this.db.transaction(async (em) => {
-      // TypeORM answers an UPDATE … RETURNING with [rows, affected count].
-      const [rows] = (await em.query('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE secret_hash = $1 RETURNING id', [
-        hash,
-        this.clock.now(),
-      ])) as [{ id: string }[], number];
-      if (rows.length === 0) throw new ApiError('NOT_FOUND', 'No such key.', { param: 'key' });
-      await this.announce(em, hash);
-      return rows[0].id;
-    });
-    return { id, revoked: true };
+    const row = await this.db.transaction((em) => this.revokeWhere(em, 'secret_hash = $1', [hashApiKey(fullKey)]));
+    if (!row) throw new ApiError('NOT_FOUND', 'No such key.', { param: 'key' });
+    return { id: row.id, revoked: true };
+  }
+
+  /**
+   * Revokes a key of the project (or of its test-mode twin) by id: the dashboard's revoke. Answers
+   * the key as listed; revoking twice keeps the first revocation time. Another project's key is NOT_FOUND.
+   */
+  async revokeKeyById(project: ProjectRef, keyId: string): Promise<ListedKey> {
+    const row = await this.db.transaction((em) =>
+      this.revokeWhere(em, 'id = $1 AND project_id IN (SELECT id FROM projects WHERE id = $2 OR live_project_id = $2)', [
+        keyId,
+        project.id,
+      ]),
+    );
+    if (!row) throw new ApiError('NOT_FOUND', `This project has no key ${keyId.slice(0, 64)}.`, { param: 'id' });
+    return toListedKey(row);
   }
 
   /** The keys of a project and of its test-mode twin, newest first; never a full key. */
@@ -145,13 +182,7 @@ export class ApiKeysService implements OnModuleDestroy {
       .orderBy('key.created_at', 'DESC')
       .addOrderBy('key.id', 'DESC')
       .getMany();
-    return rows.map((row) => ({
-      id: row.id,
-      type: row.type,
-      prefix: row.prefix,
-      last_four: row.lastFour,
-      revoked: row.revokedAt !== null,
-    }));
+    return rows.map(toListedKey);
   }
 
   /**
@@ -196,11 +227,43 @@ export class ApiKeysService implements OnModuleDestroy {
     return toProjectRef(row);
   }
 
+  /** The caller holds the live project's row lock (ownerOf, testTwinOf), so concurrent creations count one after another. */
   private async assertBelowCap(em: EntityManager, project: ProjectRef, type: ApiKeyType): Promise<void> {
+    const limit = activeKeyLimit(project.plan, type);
     const active = await em.count(ApiKeyEntity, { where: { projectId: project.id, type, revokedAt: IsNull() } });
-    if (active >= PLATFORM_LIMITS.activeKeysPerType) {
-      throw new ApiError('API_KEY_LIMIT_REACHED', `This project already has ${active} active ${type} keys.`, { param: 'type' });
+    if (active >= limit) {
+      throw new ApiError(
+        'API_KEY_LIMIT_REACHED',
+        `This project already has ${active} active ${project.mode} ${type} keys, the plan's limit.`,
+        {
+          param: 'type',
+          remediation: `The ${project.plan} plan allows ${limit} active ${type} keys per project; revoke one you no longer use, or upgrade.`,
+        },
+      );
     }
+  }
+
+  /** Sets revoked_at on the matching key (keeping an earlier one) and announces the change. */
+  private async revokeWhere(em: EntityManager, where: string, params: unknown[]): Promise<ApiKeyEntity | null> {
+    // TypeORM answers an UPDATE … RETURNING with [rows, affected count].
+    const [rows] = (await em.query(
+      `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $${params.length + 1}) WHERE ${where}
+       RETURNING id, type, mode, prefix, last_four, secret_hash, created_at, last_used_at, revoked_at`,
+      [...params, this.clock.now()],
+    )) as [RevokedRow[], number];
+    if (rows.length === 0) return null;
+    const [row] = rows;
+    await this.announce(em, row.secret_hash);
+    return Object.assign(new ApiKeyEntity(), {
+      id: row.id,
+      type: row.type,
+      mode: row.mode,
+      prefix: row.prefix,
+      lastFour: row.last_four,
+      createdAt: row.created_at,
+      lastUsedAt: row.last_used_at,
+      revokedAt: row.revoked_at,
+    });
   }
 
   private async load(hash: string): Promise<AuthenticatedKey | null> {
@@ -222,10 +285,11 @@ export class ApiKeysService implements OnModuleDestroy {
       secretHash: hashApiKey(key),
       createdAt: this.clock.now(),
       revokedAt: null,
+      lastUsedAt: null,
     });
     await em.insert(ApiKeyEntity, row);
     // A lookup of this key may be cached as unknown, here or elsewhere.
     await this.announce(em, row.secretHash);
-    return { id: row.id, key, type, mode, projectId: project.id };
+    return { id: row.id, key, type, mode, projectId: project.id, prefix: row.prefix, createdAt: row.createdAt };
   }
 }

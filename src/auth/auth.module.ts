@@ -5,6 +5,7 @@ import { AuthController } from './auth.controller';
 import { DashboardJwt, DashboardJwtStrategy } from './dashboard-jwt';
 import { EndUserVerifier } from './end-user-verifier';
 import { KeyGuessLimiter } from './key-guess-limiter';
+import { KeyUsageRecorder } from './key-usage';
 import { ProvisioningService } from './provisioning.service';
 import { RoutePolicyGuard } from './route-policy.guard';
 
@@ -18,9 +19,10 @@ import { RoutePolicyGuard } from './route-policy.guard';
     DashboardJwt,
     EndUserVerifier,
     KeyGuessLimiter,
+    KeyUsageRecorder,
     ProvisioningService,
     RoutePolicyGuard,
   ],
-  exports: [ApiKeysService, AccountsService, EndUserVerifier, ProvisioningService, RoutePolicyGuard],
+  exports: [ApiKeysService, KeyUsageRecorder, AccountsService, EndUserVerifier, ProvisioningService, RoutePolicyGuard],
 })
 export class AuthModule {}

@@ -72,7 +72,8 @@ export class ProvisioningService {
     }
   }
 
-  private async createInside(em: EntityManager, input: CreateProjectInput, mode: ApiKeyMode): Promise<ProjectWithKeys> {
+  /** Inside the caller's transaction (the dashboard's create, which holds the account's lock). */
+  async createInside(em: EntityManager, input: CreateProjectInput, mode: ApiKeyMode = 'live'): Promise<ProjectWithKeys> {
     const project = await this.projects.createProject(em, input);
     const secret = await this.apiKeys.createKey(em, project.id, 'secret', mode);
     const publishable = await this.apiKeys.createKey(em, project.id, 'publishable', mode);

@@ -17,6 +17,7 @@ import { ANONYMOUS, Caller, idempotencyScopeOf, projectOfCaller, setAuthState } 
 import { DashboardJwt } from './dashboard-jwt';
 import { EndUserVerifier } from './end-user-verifier';
 import { KeyGuessLimiter } from './key-guess-limiter';
+import { KeyUsageRecorder } from './key-usage';
 
 export const PROJECT_HEADER = 'x-service-project';
 
@@ -57,6 +58,7 @@ export class RoutePolicyGuard implements CanActivate {
     private readonly endUsers: EndUserVerifier,
     private readonly idempotency: IdempotencyClaims,
     private readonly keyGuesses: KeyGuessLimiter,
+    private readonly keyUsage: KeyUsageRecorder,
   ) {
     this.browserRule = {
       bucket: 'browser',
@@ -121,6 +123,7 @@ export class RoutePolicyGuard implements CanActivate {
   private callerOfKey(key: AuthenticatedKey | null, mode: AuthMode): Caller {
     if (!key) throw new ApiError('INVALID_API_KEY', 'No such API key.', { param: 'Authorization' });
     if (key.revoked) throw new ApiError('REVOKED_API_KEY', 'This API key was revoked.', { param: 'Authorization' });
+    this.keyUsage.touch(key.id);
     if (key.type === 'secret') return { kind: 'secret_key', project: key.project, keyId: key.id };
     if (mode === 'secret')
       throw new ApiError('KEY_INSUFFICIENT_PERMISSIONS', 'This endpoint needs a secret key.', { param: 'Authorization' });

@@ -105,7 +105,16 @@ export const PROJECT_COMMANDS: Record<string, Command> = {
       'Lists the keys of a project and of its test-mode twin, newest first, never a full key. Prints {keys: [{id, type, prefix, last_four, revoked}]}.',
     options: { project: { type: 'string' }, json },
     async run(context, values) {
-      return { keys: await context.get(ApiKeysService).listKeys(await requireProject(context, values)) };
+      const keys = await context.get(ApiKeysService).listKeys(await requireProject(context, values));
+      return {
+        keys: keys.map((key) => ({
+          id: key.id,
+          type: key.type,
+          prefix: key.prefix,
+          last_four: key.lastFour,
+          revoked: key.revokedAt !== null,
+        })),
+      };
     },
   },
   'key:revoke': {

@@ -8,6 +8,7 @@ import { normalizeEmail } from '../common/validation/email-field';
 import { Database } from '../infra/database/database';
 import type { ProjectRef } from '../projects/project-ref';
 import { ContactStage, laterStage } from './contact-stages';
+import { contactNotFound } from './contact-errors';
 import {
   ContactFilter,
   ContactKey,
@@ -96,6 +97,12 @@ export class ContactsService {
     const qb = this.db.manager.createQueryBuilder(ContactEntity, 'c').where('c.project_id = :projectId', { projectId: project.id });
     whereContactsMatch(qb, query);
     return listPage(qb, query, newestFirst('ct'), toContactDto);
+  }
+
+  async getContact(project: ProjectRef, contactId: string): Promise<ContactDto> {
+    const row = await this.db.manager.findOne(ContactEntity, { where: { projectId: project.id, id: contactId } });
+    if (!row) throw contactNotFound(contactId);
+    return toContactDto(row);
   }
 
   /** The contacts with these (normalised) emails; people not known are simply absent. */

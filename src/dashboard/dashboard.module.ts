@@ -1,5 +1,12 @@
 import { Module } from '@nestjs/common';
 import { DashboardController } from './dashboard.controller';
+import { DashboardKeysController } from './keys/dashboard-keys.controller';
+import { DashboardKeysService } from './keys/dashboard-keys.service';
+import { DashboardProjectsController } from './projects/dashboard-projects.controller';
+import { DashboardProjectsService } from './projects/dashboard-projects.service';
 
-@Module({ controllers: [DashboardController] })
+@Module({
+  controllers: [DashboardController, DashboardProjectsController, DashboardKeysController],
+  providers: [DashboardProjectsService, DashboardKeysService],
+})
 export class DashboardModule {}

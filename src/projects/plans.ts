@@ -3,7 +3,7 @@
  * or `planAllows(plan, 'announcements')`, or declares `@RequiresFeature('waitlist_invites')`;
  * no plan name appears anywhere else. `null` as a limit means unlimited.
  *
- * Choices where the spec is silent (marked "ours"): subscriber caps, custom domains on Builder,
+ * Choices where the spec is silent (marked "ours"): subscriber caps, active keys per type, custom domains on Builder,
  * email notifications from Indie, and the `scale` plan, which the setup check allows: it has every
  * feature and limits at least Builder's.
  */
@@ -24,7 +24,12 @@ export interface PlanLimits {
   readonly notificationsPerMonth: number;
   readonly bellPollIntervalSeconds: number;
   readonly bellReadsPerUserPerHour: number;
+  /** Projects of one account; the account's plan is the highest plan among its live projects (ours). */
   readonly projectsPerAccount: number;
+  /** Active (not revoked) secret keys per project; live and test-mode keys are counted apart (ours). */
+  readonly activeSecretKeys: number;
+  /** Active publishable keys per project, counted like secret keys (ours). */
+  readonly activePublishableKeys: number;
 }
 
 export const FEATURES = [
@@ -77,6 +82,8 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       bellPollIntervalSeconds: 60,
       bellReadsPerUserPerHour: 180,
       projectsPerAccount: 2,
+      activeSecretKeys: 5,
+      activePublishableKeys: 5,
     },
     features: CORE,
   },
@@ -91,6 +98,8 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       bellPollIntervalSeconds: 20,
       bellReadsPerUserPerHour: 540,
       projectsPerAccount: 4,
+      activeSecretKeys: 10,
+      activePublishableKeys: 10,
     },
     features: INDIE,
   },
@@ -105,6 +114,8 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       bellPollIntervalSeconds: 15,
       bellReadsPerUserPerHour: 720,
       projectsPerAccount: 10,
+      activeSecretKeys: 20,
+      activePublishableKeys: 20,
     },
     features: BUILDER,
   },
@@ -119,6 +130,8 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       bellPollIntervalSeconds: 15,
       bellReadsPerUserPerHour: 1_440,
       projectsPerAccount: 50,
+      activeSecretKeys: 50,
+      activePublishableKeys: 50,
     },
     features: BUILDER,
   },
@@ -131,8 +144,10 @@ export const PLATFORM_LIMITS = {
   failedKeyLookupsPerMinutePerIp: 30,
   idempotencyRetentionHours: 24,
   idempotencyKeyMaxLength: 80,
-  /** Active keys per project and type (ours; the spec leaves the count open). */
-  activeKeysPerType: 10,
+  /** Spec (Limits, Slug): two counted changes per 30 days; a released slug is held 30 days. */
+  slugChangesPerWindow: 2,
+  slugChangeWindowDays: 30,
+  slugHoldDays: 30,
   /** Waitlist invite waves per project per minute (ours; the spec lists 429 without a number). */
   waitlistInviteWavesPerMinute: 20,
 } as const;
@@ -143,6 +158,16 @@ export function isPlanName(value: unknown): value is PlanName {
 
 export function planLimit<K extends keyof PlanLimits>(plan: PlanName, limit: K): PlanLimits[K] {
   return PLANS[plan].limits[limit];
+}
+
+/** Active keys of a type a project (or its test-mode twin) may hold at once. */
+export function activeKeyLimit(plan: PlanName, type: 'secret' | 'publishable'): number {
+  return planLimit(plan, type === 'secret' ? 'activeSecretKeys' : 'activePublishableKeys');
+}
+
+/** The highest of the plans (in PLAN_NAMES order); `free` for none. */
+export function highestPlan(plans: readonly PlanName[]): PlanName {
+  return plans.reduce<PlanName>((best, plan) => (PLAN_NAMES.indexOf(plan) > PLAN_NAMES.indexOf(best) ? plan : best), 'free');
 }
 
 export function planAllows(plan: PlanName, feature: Feature): boolean {

@@ -3,11 +3,12 @@ import { PlanUsage } from './plan-usage';
 import { ProjectsController } from './projects.controller';
 import { ProjectsService } from './projects.service';
 import { SetupCheckService } from './setup-check.service';
+import { ProjectSlugsService } from './slug-history/project-slugs.service';
 
 @Global()
 @Module({
   controllers: [ProjectsController],
-  providers: [ProjectsService, PlanUsage, SetupCheckService],
-  exports: [ProjectsService, PlanUsage, SetupCheckService],
+  providers: [ProjectsService, ProjectSlugsService, PlanUsage, SetupCheckService],
+  exports: [ProjectsService, ProjectSlugsService, PlanUsage, SetupCheckService],
 })
 export class ProjectsModule {}

@@ -5,11 +5,12 @@ import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
 import { newId } from '../common/ids/ids';
 import { notifyChange } from '../infra/database/change-notifications';
-import { Database } from '../infra/database/database';
+import { afterCommit, Database } from '../infra/database/database';
 import { isUniqueViolation } from '../infra/database/postgres-errors';
 import { DEFAULT_PROJECT_SETTINGS, ProjectEntity, ProjectSettings } from './entities/project.entity';
 import { PlanName } from './plans';
 import { ProjectRef, toProjectRef } from './project-ref';
+import { ProjectSlugsService } from './slug-history/project-slugs.service';
 import { RESERVED_SLUGS, isValidSlug, slugFromName, withRandomSuffix } from './slugs';
 
 export interface CreateProjectInput {
@@ -43,6 +44,7 @@ export class ProjectsService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly slugs: ProjectSlugsService,
   ) {}
 
   async createProject(em: EntityManager, input: CreateProjectInput): Promise<ProjectRef> {
@@ -56,11 +58,12 @@ export class ProjectsService {
     for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt += 1) {
       const slug = attempt === 0 && !RESERVED_SLUGS.has(base) ? base : withRandomSuffix(base);
       const row = this.newProjectRow(input, slug);
-      // A savepoint keeps the caller's transaction usable when the slug is taken.
-      const inserted = await this.insertUnlessSlugTaken(em, row);
+      // A released slug stays held from new projects for 30 days; a savepoint keeps the caller's
+      // transaction usable when the slug is taken.
+      const inserted = (await this.slugs.claimForNewProject(em, slug)) && (await this.insertUnlessSlugTaken(em, row));
       if (inserted) return toProjectRef(row);
       if (input.slug !== undefined) {
-        throw new ApiError('SLUG_TAKEN', `The slug "${input.slug}" is already in use.`, { param: 'slug' });
+        throw new ApiError('SLUG_TAKEN', `The slug "${input.slug}" is in use or was released less than 30 days ago.`, { param: 'slug' });
       }
     }
     throw new ApiError('SLUG_TAKEN', 'Could not find a free slug for this name; pass one explicitly.', { param: 'slug' });
@@ -107,6 +110,7 @@ export class ProjectsService {
       id: newId('prj'),
       accountId: null,
       slug: testTwinSlug(live.id),
+      slugGenerated: false,
       name: live.name,
       plan: live.plan,
       settings: { ...live.settings },
@@ -116,6 +120,15 @@ export class ProjectsService {
     });
     await em.insert(ProjectEntity, twin);
     return toProjectRef(twin);
+  }
+
+  /**
+   * Tells every process that a project changed (name, slug, plan, deletion) once the caller's
+   * transaction commits: caches keyed by project (the API key cache) drop their copies.
+   */
+  async announceChange(em: EntityManager, projectId: string): Promise<void> {
+    await notifyChange(em, projectChangePayload(projectId));
+    afterCommit(em, () => this.changes.next(projectId));
   }
 
   /** An operator's `--project`: a project id or a slug. */
@@ -154,6 +167,7 @@ export class ProjectsService {
       id: newId('prj'),
       accountId: input.accountId ?? null,
       slug,
+      slugGenerated: input.slug === undefined,
       name: input.name,
       plan: input.plan,
       settings: { ...DEFAULT_PROJECT_SETTINGS, ...input.settings },

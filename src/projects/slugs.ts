@@ -2,26 +2,54 @@ import { randomBase62 } from '../auth/api-key-format';
 
 export const SLUG_PATTERN = /^[a-z0-9-]{1,40}$/;
 
-/** Slugs that would shadow a path of the service or mislead a visitor. */
+/**
+ * Slugs that would shadow a path of the service, look like ours to a visitor, or name common
+ * infrastructure hosts (a custom domain or a subdomain may carry the slug). README: Dashboard.
+ */
 export const RESERVED_SLUGS = new Set([
+  'about',
+  'account',
+  'accounts',
   'admin',
   'api',
   'app',
+  'apps',
   'assets',
+  'auth',
   'billing',
+  'blog',
+  'cdn',
   'changelog',
   'dashboard',
   'docs',
+  'email',
+  'feed',
+  'feeds',
   'help',
   'login',
+  'logout',
+  'mail',
+  'new',
+  'pricing',
+  'privacy',
   'public',
+  'register',
+  'security',
   'settings',
+  'signin',
+  'signout',
   'signup',
+  'smtp',
   'static',
   'status',
   'support',
+  'system',
+  'terms',
   'v1',
   'v2',
+  'w',
+  'webhooks',
+  'widgets',
   'www',
 ]);
 

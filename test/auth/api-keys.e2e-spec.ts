@@ -1,3 +1,4 @@
+import { planLimit } from '../../src/projects/plans';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { ApiKeyEntity } from '../../src/auth/entities/api-key.entity';
 import { hashApiKey } from '../../src/auth/api-key-format';
@@ -86,7 +87,8 @@ describe('API key authentication', () => {
   it('caps active keys per type with API_KEY_LIMIT_REACHED', async () => {
     const other = await t.seedProject();
     const keys = t.get(ApiKeysService);
-    for (let i = 1; i < 10; i += 1) await t.db.transaction((em) => keys.createKey(em, other.project.id, 'publishable'));
+    const limit = planLimit('free', 'activePublishableKeys');
+    for (let i = 1; i < limit; i += 1) await t.db.transaction((em) => keys.createKey(em, other.project.id, 'publishable'));
     await expect(t.db.transaction((em) => keys.createKey(em, other.project.id, 'publishable'))).rejects.toMatchObject({
       code: 'API_KEY_LIMIT_REACHED',
     });

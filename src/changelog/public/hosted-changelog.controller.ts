@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { RawReply } from '../../common/http/reply';
+import { ApiSlugRedirect } from '../../common/http/permanent-redirect';
 import { Auth } from '../../common/http/route-policy';
 import { HostedChangelogService } from './hosted-changelog.service';
 
@@ -21,6 +22,7 @@ export class HostedChangelogController {
 
   @Get(':project_slug')
   @Auth('none', { browser: true })
+  @ApiSlugRedirect()
   @ApiOperation({
     summary:
       "The project's hosted changelog page: the newest 50 public entries, pinned first, with label filters, search and feed links. Works without JavaScript.",
@@ -39,6 +41,7 @@ export class HostedChangelogController {
 
   @Get(':project_slug/:entry_id')
   @Auth('none', { browser: true })
+  @ApiSlugRedirect()
   @ApiOperation({ summary: "One entry's page: its `public_url`. Only entries of the public changelog; any other id is the 404 page." })
   @ApiParam(SLUG)
   @ApiParam({ name: 'entry_id', example: 'ce_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' })

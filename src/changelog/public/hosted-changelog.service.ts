@@ -5,6 +5,7 @@ import { codePointLength } from '../../common/validation/char-length';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Database } from '../../infra/database/database';
 import { SLUG_PATTERN, isValidSlug } from '../../projects/slugs';
+import { ProjectSlugsService } from '../../projects/slug-history/project-slugs.service';
 import { isId } from '../../common/ids/ids';
 import { changelogEntryPage, changelogListPage, changelogNotFoundPage } from './changelog-pages';
 import { PUBLIC_DEFAULT_LIMIT, PUBLIC_QUERY_MAX } from './dto/public-changelog-query.dto';
@@ -31,6 +32,7 @@ export class HostedChangelogService {
     private readonly db: Database,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly slugs: ProjectSlugsService,
   ) {}
 
   async showChangelogPage(slug: string, rawLabel: unknown, rawQ: unknown): Promise<RawReply> {
@@ -44,7 +46,7 @@ export class HostedChangelogService {
       q,
       withLabels: true,
     });
-    if (!changelog) return changelogNotFoundPage();
+    if (!changelog) return this.notFoundUnlessRenamed(slug);
     const { project, entries, labels } = changelog;
     return changelogListPage({
       projectName: project.name,
@@ -60,8 +62,15 @@ export class HostedChangelogService {
   async showEntryPage(slug: string, entryId: string): Promise<RawReply> {
     if (!isValidSlug(slug) || !isId('ce', entryId)) return changelogNotFoundPage();
     const changelog = await readPublicChangelog(this.db.manager, slug, { now: this.clock.now(), limit: 1, entryId });
-    const entry = changelog?.entries[0];
-    if (!changelog || !entry) return changelogNotFoundPage();
+    if (!changelog) return this.notFoundUnlessRenamed(slug);
+    const entry = changelog.entries[0];
+    if (!entry) return changelogNotFoundPage();
     return changelogEntryPage(changelog.project.name, changelog.project.slug, entry, publicLinks(this.config, changelog.project.slug));
+  }
+
+  /** A renamed project's old slug redirects (308) to the same page under the current one. */
+  private async notFoundUnlessRenamed(slug: string): Promise<RawReply> {
+    await this.slugs.redirectIfRenamed(slug, 'project_slug');
+    return changelogNotFoundPage();
   }
 }

@@ -4,6 +4,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { isId } from '../../common/ids/ids';
 import { Database } from '../../infra/database/database';
 import { isValidSlug } from '../../projects/slugs';
+import { ProjectSlugsService } from '../../projects/slug-history/project-slugs.service';
 import type { PageInteractionResultDto, RecordSeenDto } from './dto/page-interaction.dto';
 import { EngagementRecorder } from '../engagement/engagement-recorder';
 import { publicEntryIdsOf } from './public-changelog.queries';
@@ -28,13 +29,14 @@ export class PageInteractionsService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly recorder: EngagementRecorder,
+    private readonly slugs: ProjectSlugsService,
   ) {}
 
   async recordSeen(slug: string, body: RecordSeenDto): Promise<PageInteractionResultDto> {
     if (!isValidSlug(slug)) throw NOT_FOUND_SLUG();
     const now = this.clock.now();
     const { projectId, entryIds } = await publicEntryIdsOf(this.db.manager, slug, body.entry_ids, now);
-    if (projectId === null) throw NOT_FOUND_SLUG();
+    if (projectId === null) throw await this.notFoundUnlessRenamed(slug);
     this.recorder.addViews(projectId, entryIds, 'page', now);
     return { recorded: entryIds.length };
   }
@@ -44,7 +46,7 @@ export class PageInteractionsService {
     // A malformed id cannot be in the public set; it is the same NOT_FOUND without a query.
     const now = this.clock.now();
     const found = isId('ce', entryId) ? await publicEntryIdsOf(this.db.manager, slug, [entryId], now) : { projectId: slug, entryIds: [] };
-    if (found.projectId === null) throw NOT_FOUND_SLUG();
+    if (found.projectId === null) throw await this.notFoundUnlessRenamed(slug);
     if (found.entryIds.length === 0) {
       throw new ApiError('NOT_FOUND', 'This changelog has no public entry with this id.', {
         param: 'entry_id',
@@ -53,5 +55,11 @@ export class PageInteractionsService {
     }
     this.recorder.addClick(found.projectId, entryId, now);
     return { recorded: 1 };
+  }
+
+  /** A renamed project's old slug redirects (308, method and body kept) to the current one. */
+  private async notFoundUnlessRenamed(slug: string): Promise<ApiError> {
+    await this.slugs.redirectIfRenamed(slug, 'project_slug');
+    return NOT_FOUND_SLUG();
   }
 }

@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiHeader, ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
 import type { RawReply } from '../../common/http/reply';
+import { ApiSlugRedirect } from '../../common/http/permanent-redirect';
 import { Auth } from '../../common/http/route-policy';
 import { PageInteractionResultDto, RecordSeenDto } from './dto/page-interaction.dto';
 import { PublicChangelogEntryDto } from './dto/public-changelog-entry.dto';
@@ -34,6 +35,7 @@ export class PublicChangelogController {
 
   @Get(':project_slug')
   @Auth('none', { browser: true })
+  @ApiSlugRedirect()
   @ApiOperation({
     summary:
       'The public entries (published, public audience, not expired): pinned first, then newest. The newest 50 unless `limit` says otherwise. ETag and Cache-Control: public, max-age=60; If-None-Match answers 304.',
@@ -49,6 +51,7 @@ export class PublicChangelogController {
 
   @Get(':project_slug/rss.xml')
   @Auth('none', { browser: true })
+  @ApiSlugRedirect()
   @ApiOperation({ summary: 'RSS 2.0 feed of the newest 50 public entries, in the order of the JSON. ETag; If-None-Match answers 304.' })
   @ApiParam(SLUG)
   @ApiHeader(IF_NONE_MATCH)
@@ -62,6 +65,7 @@ export class PublicChangelogController {
 
   @Get(':project_slug/atom.xml')
   @Auth('none', { browser: true })
+  @ApiSlugRedirect()
   @ApiOperation({ summary: 'Atom 1.0 feed of the newest 50 public entries, in the order of the JSON. ETag; If-None-Match answers 304.' })
   @ApiParam(SLUG)
   @ApiHeader(IF_NONE_MATCH)
@@ -75,6 +79,7 @@ export class PublicChangelogController {
 
   @Get(':project_slug/feed.json')
   @Auth('none', { browser: true })
+  @ApiSlugRedirect()
   @ApiOperation({ summary: 'JSON Feed of the newest 50 public entries, in the order of the JSON. ETag; If-None-Match answers 304.' })
   @ApiParam(SLUG)
   @ApiHeader(IF_NONE_MATCH)
@@ -89,6 +94,7 @@ export class PublicChangelogController {
   @Post(':project_slug/seen')
   @HttpCode(200)
   @Auth('none', { browser: true })
+  @ApiSlugRedirect()
   @ApiOperation({
     summary:
       'The hosted page counts a view of the entries it showed. Ids outside the public changelog are skipped; `recorded` says how many counted.',
@@ -103,6 +109,7 @@ export class PublicChangelogController {
   @Post(':project_slug/entries/:entry_id/click')
   @HttpCode(200)
   @Auth('none', { browser: true })
+  @ApiSlugRedirect()
   @ApiOperation({ summary: "The hosted page counts a press of an entry's button. An entry outside the public changelog is NOT_FOUND." })
   @ApiParam(SLUG)
   @ApiParam({ name: 'entry_id', example: 'ce_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' })

@@ -5,6 +5,7 @@ import type { RawReply } from '../../common/http/reply';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Database } from '../../infra/database/database';
 import { isValidSlug } from '../../projects/slugs';
+import { ProjectSlugsService } from '../../projects/slug-history/project-slugs.service';
 import { cacheableReply } from './cacheable-reply';
 import { FEED_FORMATS, type FeedFormat, buildFeed, writeFeed } from './changelog-feeds';
 import { toPublicChangelogEntryDto } from './dto/public-changelog-entry.dto';
@@ -31,6 +32,7 @@ export class PublicChangelogService {
     private readonly db: Database,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly slugs: ProjectSlugsService,
   ) {}
 
   async listPublicEntries(slug: string, query: PublicChangelogQueryDto): Promise<RawReply> {
@@ -49,6 +51,8 @@ export class PublicChangelogService {
   private async read(slug: string, filter: Omit<PublicSetFilter, 'now'>): Promise<PublicChangelog> {
     const changelog = isValidSlug(slug) ? await readPublicChangelog(this.db.manager, slug, { ...filter, now: this.clock.now() }) : null;
     if (!changelog) {
+      // A renamed project's old slug redirects (308) to the same address under the current one.
+      await this.slugs.redirectIfRenamed(slug, 'project_slug');
       throw new ApiError('NOT_FOUND', 'No public changelog has this slug.', {
         param: 'project_slug',
         remediation: "Use the project's slug as shown in the dashboard; slugs are lowercase letters, digits and hyphens.",

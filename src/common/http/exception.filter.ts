@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { committedAnswerOf, REQUEST_ID_HEADER, requestIdOf, writeWireAnswer } from './request-context';
 import { StoredResponse, toErrorResponse } from './error-response';
+import { PermanentRedirect, redirectLocation } from './permanent-redirect';
 
 /** The one writer of the failure envelope, for every error: ours, validation, parsing, routing, unknown. */
 @Catch()
@@ -18,6 +19,15 @@ export function writeError(exception: unknown, req: Request, res: Response): voi
   if (res.headersSent) return;
   if (exception instanceof StoredResponse) {
     writeWireAnswer(res, exception.answer, exception.extraHeaders);
+    return;
+  }
+  // no-store: a project may take an old slug back, and a cached redirect would then loop.
+  const location = exception instanceof PermanentRedirect ? redirectLocation(req, exception) : null;
+  if (location !== null) {
+    res
+      .status(308)
+      .set({ Location: location, [REQUEST_ID_HEADER]: requestIdOf(req), 'Cache-Control': 'no-store' })
+      .end();
     return;
   }
   // The effect committed with its answer recorded; a failure after COMMIT (a wake-up, a write of

@@ -24,6 +24,8 @@ export const ID_PREFIXES = {
   mail: 'mail',
   webhookEndpoint: 'we',
   webhookDelivery: 'whd',
+  slugChange: 'slc',
+  contactErasure: 'cer',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];

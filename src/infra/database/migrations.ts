@@ -9,6 +9,7 @@ import { Notifications1795701329416 } from './migrations/1795701329416-Notificat
 import { NotificationIdentityRetention1795701627953 } from './migrations/1795701627953-NotificationIdentityRetention';
 import { Webhooks1795703955013 } from './migrations/1795703955013-Webhooks';
 import { ChangelogEngagement1795708756822 } from './migrations/1795708756822-ChangelogEngagement';
+import { DashboardProjects1795708818985 } from './migrations/1795708818985-DashboardProjects';
 
 /** Every migration, oldest first. Generated with `npm run migration:generate -- <Name>`, read, then listed here. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   NotificationIdentityRetention1795701627953,
   Webhooks1795703955013,
   ChangelogEngagement1795708756822,
+  DashboardProjects1795708818985,
 ];

@@ -38,6 +38,10 @@ export class ProjectEntity {
   @Column({ type: 'varchar', length: 40 })
   slug: string;
 
+  /** True while the slug is the one derived from the name: the first rename away from it is not counted. */
+  @Column({ type: 'boolean', default: false })
+  slugGenerated: boolean;
+
   @Column({ type: 'varchar', length: 100 })
   name: string;
 

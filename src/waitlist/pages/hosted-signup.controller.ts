@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Ip, Param, Post, Query } from '@nestjs
 import { ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/http/api-docs';
 import { RawReply } from '../../common/http/reply';
+import { ApiSlugRedirect } from '../../common/http/permanent-redirect';
 import { Auth } from '../../common/http/route-policy';
 import { HostedSignupService, type SignupForm } from './hosted-signup.service';
 import { TURNSTILE_FORM_FIELD } from './waitlist-pages';
@@ -17,6 +18,7 @@ export class HostedSignupController {
 
   @Get(':slug')
   @Auth('none', { browser: true })
+  @ApiSlugRedirect()
   @ApiOperation({ summary: "The project's hosted waitlist page: a signup form that works without JavaScript." })
   @ApiQuery({ name: 'ref', required: false, description: 'The referral code of the person who shared the link.' })
   @ApiProduces('text/html')
@@ -29,6 +31,7 @@ export class HostedSignupController {
   @Post(':slug')
   @HttpCode(201)
   @Auth('none', { browser: true })
+  @ApiSlugRedirect()
   @ApiOperation({
     summary: 'The hosted form posts here: joins the waitlist as `POST /v1/waitlist/signups` does and shows the position and referral link.',
   })

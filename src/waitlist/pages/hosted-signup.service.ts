@@ -6,6 +6,7 @@ import { RawReply } from '../../common/http/reply';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { ProjectRef } from '../../projects/project-ref';
 import { ProjectsService } from '../../projects/projects.service';
+import { ProjectSlugsService } from '../../projects/slug-history/project-slugs.service';
 import { isValidSlug } from '../../projects/slugs';
 import { CreateSignupDto } from '../dto/create-signup.dto';
 import { REFERRAL_CODE_PATTERN, normalizeReferralCode } from '../referral';
@@ -42,6 +43,7 @@ export class HostedSignupService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly projects: ProjectsService,
     private readonly signups: SignupsService,
+    private readonly slugs: ProjectSlugsService,
   ) {}
 
   async showSignupForm(slug: string, ref: unknown): Promise<RawReply> {
@@ -76,10 +78,12 @@ export class HostedSignupService {
     }
   }
 
-  // Slugs are looked up through ProjectsService, so a slug history kept there (renamed projects)
-  // serves old referral links too; the form posts back to the address it was opened at.
+  // A renamed project's old slug redirects (308) to the same address under the current one, so
+  // old referral links keep working; the form posts back to the address it was opened at.
   private async projectAt(slug: string): Promise<ProjectRef | null> {
-    return isValidSlug(slug) ? this.projects.findBySlug(slug) : null;
+    const project = isValidSlug(slug) ? await this.projects.findBySlug(slug) : null;
+    if (!project) await this.slugs.redirectIfRenamed(slug, 'slug');
+    return project;
   }
 
   private form(

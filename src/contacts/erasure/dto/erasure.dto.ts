@@ -1,0 +1,53 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+const count = (description: string) => ({ type: 'integer' as const, minimum: 0, example: 1, description });
+
+/** How many rows of each kind an erasure removed or blanked. */
+export class ErasureRemovedDto {
+  @ApiProperty(count('The contact itself (1).'))
+  contact: number;
+
+  @ApiProperty(count('Waitlist signups with the email, deleted.'))
+  waitlist_signups: number;
+
+  @ApiProperty(count('Feedback whose email (and user id) was blanked; the text is kept.'))
+  feedback: number;
+
+  @ApiProperty(count('Changelog subscribers with the email, deleted.'))
+  changelog_subscribers: number;
+
+  @ApiProperty(count('Bell receipts (read, clicked, archived, reactions) of the user id, deleted.'))
+  notification_receipts: number;
+
+  @ApiProperty(count('Bell users (first and last seen) of the user id, deleted.'))
+  bell_users: number;
+
+  @ApiProperty(count('Group notification recipients with the user id, deleted.'))
+  notification_recipients: number;
+
+  @ApiProperty(count('Notifications addressed to the user id alone, deleted.'))
+  notifications: number;
+
+  @ApiProperty(count('Emails sent or queued to the address, deleted (nothing more is sent).'))
+  mail_messages: number;
+
+  @ApiProperty(count('Event payloads whose email was nulled (webhook deliveries are built from them).'))
+  events: number;
+}
+
+export class ErasureDto {
+  @ApiProperty({ example: 'ct_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' })
+  contact_id: string;
+
+  @ApiProperty({ enum: [true], example: true })
+  erased: true;
+
+  @ApiProperty({ type: ErasureRemovedDto, description: 'Rows removed or blanked, per kind.' })
+  removed: ErasureRemovedDto;
+
+  @ApiProperty({ example: 'cer_01JD3Z4Q9X8V7T6S5R4Q3P2N1M', description: 'The audit record of this erasure (it holds no personal data).' })
+  audit_id: string;
+
+  @ApiProperty({ format: 'date-time', example: '2026-11-20T10:00:00.000Z' })
+  erased_at: string;
+}

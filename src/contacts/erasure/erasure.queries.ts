@@ -1,0 +1,106 @@
+import type { EntityManager } from 'typeorm';
+
+/**
+ * Erasure touches the tables of several modules in one transaction (the person must disappear
+ * everywhere or nowhere), so it speaks SQL to them directly here rather than through each
+ * module's service; every statement is scoped by project and keyed by the person's email or user
+ * id. A new table that stores an email or a user id adds its statement here (README: Erasure).
+ */
+
+/** What one erasure removed or blanked, per kind. */
+export interface ErasureCounts {
+  contact: number;
+  waitlist_signups: number;
+  feedback: number;
+  changelog_subscribers: number;
+  notification_receipts: number;
+  bell_users: number;
+  notification_recipients: number;
+  notifications: number;
+  mail_messages: number;
+  events: number;
+}
+
+type Statement = [kind: keyof ErasureCounts, sql: string];
+
+const BY_EMAIL: Statement[] = [
+  // Their email tokens go with them (ON DELETE CASCADE); people they referred keep their places.
+  ['waitlist_signups', 'DELETE FROM waitlist_signups WHERE project_id = $1 AND email = $2'],
+  // The text stays (it is about the product); the email and the user id that name the person go.
+  [
+    'feedback',
+    'UPDATE feedback SET email = NULL, user_id = CASE WHEN user_id = $3 THEN NULL ELSE user_id END WHERE project_id = $1 AND email = $2',
+  ],
+  ['changelog_subscribers', 'DELETE FROM changelog_subscribers WHERE project_id = $1 AND email = $2'],
+  // Mail history, queued mail included: nothing more is sent to the address.
+  ['mail_messages', 'DELETE FROM mail_messages WHERE project_id = $1 AND recipient = $2'],
+  // Event payloads (and the webhook deliveries built from them) keep their shape with the email nulled.
+  [
+    'events',
+    `UPDATE events SET data = CASE
+        WHEN data->>'email' = $2 THEN jsonb_set(data, '{email}', 'null')
+        ELSE jsonb_set(data, '{invited}', (
+          SELECT jsonb_agg(CASE WHEN item->>'email' = $2 THEN jsonb_set(item, '{email}', 'null') ELSE item END ORDER BY ordinal)
+          FROM jsonb_array_elements(data->'invited') WITH ORDINALITY AS invited(item, ordinal)))
+        END
+     WHERE project_id = $1 AND (data->>'email' = $2 OR (jsonb_typeof(data->'invited') = 'array'
+       AND data->'invited' @> jsonb_build_array(jsonb_build_object('email', $2::text))))`,
+  ],
+];
+
+const BY_USER_ID: Statement[] = [
+  ['feedback', 'UPDATE feedback SET user_id = NULL WHERE project_id = $1 AND user_id = $2'],
+  ['notification_receipts', 'DELETE FROM notification_receipts WHERE project_id = $1 AND user_id = $2'],
+  ['notification_recipients', 'DELETE FROM notification_recipients WHERE project_id = $1 AND user_id = $2'],
+  ['bell_users', 'DELETE FROM bell_users WHERE project_id = $1 AND user_id = $2'],
+  // Notifications addressed to this one person; broadcasts and groups stay (they name nobody).
+  ['notifications', 'DELETE FROM notifications WHERE project_id = $1 AND user_id = $2'],
+];
+
+export interface ErasedPerson {
+  id: string;
+  email: string | null;
+  userId: string | null;
+}
+
+/** The contact, locked until the transaction ends; null when the project has no such contact. */
+export async function lockContact(em: EntityManager, projectId: string, contactId: string): Promise<ErasedPerson | null> {
+  const rows: { id: string; email: string | null; user_id: string | null }[] = await em.query(
+    'SELECT id, email, user_id FROM contacts WHERE project_id = $1 AND id = $2 FOR UPDATE',
+    [projectId, contactId],
+  );
+  return rows.length > 0 ? { id: rows[0].id, email: rows[0].email, userId: rows[0].user_id } : null;
+}
+
+/** Removes the person from every table of the project; answers the counts per kind. */
+export async function erasePerson(em: EntityManager, projectId: string, person: ErasedPerson): Promise<ErasureCounts> {
+  const counts: ErasureCounts = {
+    contact: 0,
+    waitlist_signups: 0,
+    feedback: 0,
+    changelog_subscribers: 0,
+    notification_receipts: 0,
+    bell_users: 0,
+    notification_recipients: 0,
+    notifications: 0,
+    mail_messages: 0,
+    events: 0,
+  };
+  if (person.email !== null) {
+    for (const [kind, sql] of BY_EMAIL) {
+      const params = kind === 'feedback' ? [projectId, person.email, person.userId] : [projectId, person.email];
+      counts[kind] += await affected(em, sql, params);
+    }
+  }
+  if (person.userId !== null) {
+    for (const [kind, sql] of BY_USER_ID) counts[kind] += await affected(em, sql, [projectId, person.userId]);
+  }
+  counts.contact = await affected(em, 'DELETE FROM contacts WHERE project_id = $1 AND id = $2', [projectId, person.id]);
+  return counts;
+}
+
+async function affected(em: EntityManager, sql: string, params: unknown[]): Promise<number> {
+  // TypeORM answers DELETE and UPDATE with [rows, affected count].
+  const result = (await em.query(sql, params)) as [unknown[], number];
+  return result[1];
+}
