@@ -130,19 +130,14 @@ describe('Group sends', () => {
     }
   });
 
-  it('sends to 10,000 people in one statement, well under a second, and refuses 10,001', async () => {
+  // How fast a group of 10,000 goes is measured by `npm run bench` (send timings), not here.
+  it('sends to 10,000 people and refuses 10,001', async () => {
     await seedContacts(
       Array.from({ length: 10_001 }, (_, i) => ({ userId: `user_${i}`, stage: 'user', details: { cohort: i === 0 ? 'b' : 'a' } })),
     );
-    const started = process.hrtime.bigint();
     const res = await send({ ...base, contacts: { detail: 'cohort=a' } }).expect(201);
-    const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
     expect(res.body.data.recipient_count).toBe(10_000);
     expect(await t.db.manager.count(NotificationRecipientEntity, { where: { notificationId: res.body.data.id } })).toBe(10_000);
-    // Under a second on PostgreSQL (measured 150-250 ms; `npm run bench` gives ~110 ms); the embedded
-    // WebAssembly database is several times slower, so it only has to stay in the same order.
-    expect(elapsedMs).toBeLessThan(process.env.DATABASE_URL ? 1_000 : 5_000);
-    process.stdout.write(`group of 10,000: ${elapsedMs.toFixed(0)} ms\n`);
     const tooMany = await send({ ...base, contacts: { stage: 'user' } }).expect(422);
     expect(tooMany.body.error.code).toBe('TOO_MANY_RECIPIENTS');
     expect(tooMany.body.error.message).toContain('10001');
