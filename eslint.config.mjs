@@ -27,6 +27,8 @@ export const FEATURES = [
   'webhooks',
   'mcp',
   'widgets',
+  'billing',
+  'custom-domains',
 ];
 const SHELL = ['cli'];
 const MAX_DEPTH = 5;

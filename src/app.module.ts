@@ -2,6 +2,7 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AnalyticsModule } from './analytics/analytics.module';
 import { AuthModule } from './auth/auth.module';
+import { BillingModule } from './billing/billing.module';
 import { ChangelogModule } from './changelog/changelog.module';
 import { RoutePolicyGuard } from './auth/route-policy.guard';
 import { Clock } from './common/clock/clock';
@@ -44,6 +45,7 @@ const FEATURE_MODULES = [
   ChangelogModule,
   NotificationsModule,
   WebhooksModule,
+  BillingModule,
 ];
 
 /**

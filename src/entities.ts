@@ -34,9 +34,13 @@ import { WaitlistSignupEntity } from './waitlist/entities/waitlist-signup.entity
  * app, the CLI and the migration generator see the same schema, and the drift test compares it
  * with the migrations.
  */
+import { BillingAccountEntity } from './billing/entities/billing-account.entity';
+import { BillingEventEntity } from './billing/entities/billing-event.entity';
 export const ENTITIES = [
   AccountEntity,
   ApiKeyEntity,
+  BillingAccountEntity,
+  BillingEventEntity,
   ChangelogEntryEntity,
   ChangelogEntryLabelEntity,
   ChangelogInteractionEntity,

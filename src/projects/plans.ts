@@ -25,6 +25,12 @@ export interface PlanLimits {
   readonly bellPollIntervalSeconds: number;
   readonly bellReadsPerUserPerHour: number;
   readonly projectsPerAccount: number;
+  /**
+   * Custom hostnames for the hosted changelog (ours; the spec shows no counts). The
+   * `custom_domain` feature decides whether a plan has any (PLAN_UPGRADE_REQUIRED below it), this
+   * number how many (CUSTOM_DOMAIN_LIMIT_REACHED); plans without the feature have 0.
+   */
+  readonly customDomains: number;
 }
 
 export const FEATURES = [
@@ -74,6 +80,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       bellPollIntervalSeconds: 60,
       bellReadsPerUserPerHour: 180,
       projectsPerAccount: 2,
+      customDomains: 0,
     },
     features: CORE,
   },
@@ -88,6 +95,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       bellPollIntervalSeconds: 20,
       bellReadsPerUserPerHour: 540,
       projectsPerAccount: 4,
+      customDomains: 0,
     },
     features: INDIE,
   },
@@ -102,6 +110,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       bellPollIntervalSeconds: 15,
       bellReadsPerUserPerHour: 720,
       projectsPerAccount: 10,
+      customDomains: 5,
     },
     features: BUILDER,
   },
@@ -116,6 +125,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       bellPollIntervalSeconds: 15,
       bellReadsPerUserPerHour: 1_440,
       projectsPerAccount: 50,
+      customDomains: 20,
     },
     features: BUILDER,
   },

@@ -100,6 +100,10 @@ export const ERRORS = {
     status: 409,
     remediation: 'Archived entries are read-only; unarchive it first (POST /v1/changelog/entries/{id}/unarchive), or delete it.',
   },
+  BILLING_SUBSCRIPTION_EXISTS: {
+    status: 409,
+    remediation: 'Change or cancel the plan in the billing portal (POST /v1/dashboard/billing/portal).',
+  },
   LABEL_SLUG_TAKEN: { status: 409, remediation: 'Another label of this project has this slug; choose another slug or rename that label.' },
   REQUEST_HEADERS_TOO_LARGE: {
     status: 431,

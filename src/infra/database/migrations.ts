@@ -8,6 +8,7 @@ import { Changelog1795699080176 } from './migrations/1795699080176-Changelog';
 import { Notifications1795701329416 } from './migrations/1795701329416-Notifications';
 import { NotificationIdentityRetention1795701627953 } from './migrations/1795701627953-NotificationIdentityRetention';
 import { Webhooks1795703955013 } from './migrations/1795703955013-Webhooks';
+import { Billing1795708867469 } from './migrations/1795708867469-Billing';
 
 /** Every migration, oldest first. Generated with `npm run migration:generate -- <Name>`, read, then listed here. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   Notifications1795701329416,
   NotificationIdentityRetention1795701627953,
   Webhooks1795703955013,
+  Billing1795708867469,
 ];
