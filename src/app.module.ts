@@ -11,6 +11,7 @@ import { createValidationPipe } from './common/validation/validation-pipe';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ContactsModule } from './contacts/contacts.module';
+import { CustomDomainsModule } from './custom-domains/custom-domains.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { ENTITIES } from './entities';
 import { EventsModule } from './events/events.module';
@@ -46,6 +47,7 @@ const FEATURE_MODULES = [
   NotificationsModule,
   WebhooksModule,
   BillingModule,
+  CustomDomainsModule,
 ];
 
 /**

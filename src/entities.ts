@@ -36,6 +36,7 @@ import { WaitlistSignupEntity } from './waitlist/entities/waitlist-signup.entity
  */
 import { BillingAccountEntity } from './billing/entities/billing-account.entity';
 import { BillingEventEntity } from './billing/entities/billing-event.entity';
+import { CustomDomainEntity } from './custom-domains/entities/custom-domain.entity';
 export const ENTITIES = [
   AccountEntity,
   ApiKeyEntity,
@@ -51,6 +52,7 @@ export const ENTITIES = [
   ChangelogSubscriberLabelEntity,
   ChangelogSubscriberTokenEntity,
   ContactEntity,
+  CustomDomainEntity,
   EventEntity,
   FeedbackEntity,
   IdempotencyRecordEntity,

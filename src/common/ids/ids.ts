@@ -24,6 +24,7 @@ export const ID_PREFIXES = {
   mail: 'mail',
   webhookEndpoint: 'we',
   webhookDelivery: 'whd',
+  customDomain: 'dom',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];

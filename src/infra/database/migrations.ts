@@ -9,6 +9,7 @@ import { Notifications1795701329416 } from './migrations/1795701329416-Notificat
 import { NotificationIdentityRetention1795701627953 } from './migrations/1795701627953-NotificationIdentityRetention';
 import { Webhooks1795703955013 } from './migrations/1795703955013-Webhooks';
 import { Billing1795708867469 } from './migrations/1795708867469-Billing';
+import { CustomDomains1795710057843 } from './migrations/1795710057843-CustomDomains';
 
 /** Every migration, oldest first. Generated with `npm run migration:generate -- <Name>`, read, then listed here. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   NotificationIdentityRetention1795701627953,
   Webhooks1795703955013,
   Billing1795708867469,
+  CustomDomains1795710057843,
 ];
