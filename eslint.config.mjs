@@ -15,7 +15,8 @@ import tseslint from 'typescript-eslint';
 
 const KERNEL = ['common', 'config'];
 const INFRA = ['infra'];
-const PLATFORM = ['auth', 'projects', 'idempotency', 'events', 'health', 'openapi'];
+// email-templates: the one email renderer and its catalog, used by every feature that sends mail.
+const PLATFORM = ['auth', 'projects', 'idempotency', 'events', 'health', 'openapi', 'email-templates'];
 export const FEATURES = [
   'analytics',
   'contacts',

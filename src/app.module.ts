@@ -13,6 +13,7 @@ import { ConfigModule } from './config/config.module';
 import { ContactsModule } from './contacts/contacts.module';
 import { CustomDomainsModule } from './custom-domains/custom-domains.module';
 import { DashboardModule } from './dashboard/dashboard.module';
+import { EmailTemplatesModule } from './email-templates/email-templates.module';
 import { ENTITIES } from './entities';
 import { EventsModule } from './events/events.module';
 import { FeedbackModule } from './feedback/feedback.module';
@@ -48,6 +49,7 @@ const FEATURE_MODULES = [
   WebhooksModule,
   BillingModule,
   CustomDomainsModule,
+  EmailTemplatesModule,
 ];
 
 /**

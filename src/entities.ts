@@ -37,6 +37,7 @@ import { WaitlistSignupEntity } from './waitlist/entities/waitlist-signup.entity
 import { BillingAccountEntity } from './billing/entities/billing-account.entity';
 import { BillingEventEntity } from './billing/entities/billing-event.entity';
 import { CustomDomainEntity } from './custom-domains/entities/custom-domain.entity';
+import { EmailTemplateEntity } from './email-templates/entities/email-template.entity';
 export const ENTITIES = [
   AccountEntity,
   ApiKeyEntity,
@@ -53,6 +54,7 @@ export const ENTITIES = [
   ChangelogSubscriberTokenEntity,
   ContactEntity,
   CustomDomainEntity,
+  EmailTemplateEntity,
   EventEntity,
   FeedbackEntity,
   IdempotencyRecordEntity,

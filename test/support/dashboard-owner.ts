@@ -5,6 +5,9 @@ export interface DashboardOwner {
   token: string;
   projectId: string;
   accountId: string;
+  /** The first project's keys, shown once at provisioning. */
+  secretKey: string;
+  publishableKey: string;
 }
 
 /** A signed-in owner with an account and a first project (POST /v1/auth/provision), as the dashboard makes one. */
@@ -15,5 +18,12 @@ export async function provisionOwner(t: TestApp, idp: TestIdentityProvider, sub:
     .post('/v1/auth/provision')
     .send({ project_name: `Project of ${sub}` });
   if (res.status !== 200) throw new Error(`provision failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { token, projectId: res.body.data.project.id, accountId: res.body.data.account.id };
+  const data = res.body.data;
+  return {
+    token,
+    projectId: data.project.id,
+    accountId: data.account.id,
+    secretKey: data.secret_key,
+    publishableKey: data.publishable_key,
+  };
 }

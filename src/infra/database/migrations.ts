@@ -10,6 +10,7 @@ import { NotificationIdentityRetention1795701627953 } from './migrations/1795701
 import { Webhooks1795703955013 } from './migrations/1795703955013-Webhooks';
 import { Billing1795708867469 } from './migrations/1795708867469-Billing';
 import { CustomDomains1795710057843 } from './migrations/1795710057843-CustomDomains';
+import { EmailTemplates1795711033476 } from './migrations/1795711033476-EmailTemplates';
 
 /** Every migration, oldest first. Generated with `npm run migration:generate -- <Name>`, read, then listed here. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   Webhooks1795703955013,
   Billing1795708867469,
   CustomDomains1795710057843,
+  EmailTemplates1795711033476,
 ];
