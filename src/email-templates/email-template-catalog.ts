@@ -154,9 +154,7 @@ export const EMAIL_TEMPLATES: Readonly<Record<EmailTemplateName, EmailTemplateSp
     defaults: {
       subject: '{{title}}{{#version}} ({{version}}){{/version}}',
       body: [
-        '{{project_name}} changelog{{#version}} · {{version}}{{/version}}',
-        '',
-        '{{title}}',
+        '{{title}}{{#version}} ({{version}}){{/version}}',
         '',
         '{{entry_body}}',
         '',
