@@ -24,7 +24,7 @@ export class EmailTemplateSummaryDto {
   @ApiProperty({ example: 'Double opt-in email sent when someone joins the waitlist.' })
   description: string;
 
-  @ApiProperty({ type: [EmailPlaceholderDto] })
+  @ApiProperty({ type: [EmailPlaceholderDto], description: 'The placeholders this template may use; any other is refused.' })
   placeholders: EmailPlaceholderDto[];
 
   @ApiProperty({ example: false, description: 'Whether the project has its own text (false: the default is sent).' })
