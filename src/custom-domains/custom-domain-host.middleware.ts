@@ -18,6 +18,9 @@ export class CustomDomainHostMiddleware implements NestMiddleware {
   ) {}
 
   use(req: Request, _res: Response, next: NextFunction): void {
+    // Express runs this as a catch-all GET route and leaves it as `req.route`; the request log would
+    // then name every unmatched request after it. The route that answers sets its own.
+    delete (req as { route?: unknown }).route;
     if (!this.config.customDomains || !isCustomDomainPath(req.path)) return next();
     const hostname = normalizeHostname(req.hostname ?? '');
     if (hostname === '' || this.hosts.isOwnHost(hostname)) return next();
