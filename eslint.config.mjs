@@ -15,7 +15,8 @@ import tseslint from 'typescript-eslint';
 
 const KERNEL = ['common', 'config'];
 const INFRA = ['infra'];
-const PLATFORM = ['auth', 'projects', 'idempotency', 'events', 'health', 'openapi'];
+// email-templates: the one email renderer and its catalog, used by every feature that sends mail.
+const PLATFORM = ['auth', 'projects', 'idempotency', 'events', 'health', 'openapi', 'email-templates'];
 export const FEATURES = [
   'analytics',
   'contacts',
@@ -27,6 +28,8 @@ export const FEATURES = [
   'webhooks',
   'mcp',
   'widgets',
+  'billing',
+  'custom-domains',
 ];
 const SHELL = ['cli'];
 const MAX_DEPTH = 5;

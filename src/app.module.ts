@@ -2,6 +2,7 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AnalyticsModule } from './analytics/analytics.module';
 import { AuthModule } from './auth/auth.module';
+import { BillingModule } from './billing/billing.module';
 import { ChangelogModule } from './changelog/changelog.module';
 import { RoutePolicyGuard } from './auth/route-policy.guard';
 import { Clock } from './common/clock/clock';
@@ -10,7 +11,9 @@ import { createValidationPipe } from './common/validation/validation-pipe';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ContactsModule } from './contacts/contacts.module';
+import { CustomDomainsModule } from './custom-domains/custom-domains.module';
 import { DashboardModule } from './dashboard/dashboard.module';
+import { EmailTemplatesModule } from './email-templates/email-templates.module';
 import { ENTITIES } from './entities';
 import { EventsModule } from './events/events.module';
 import { FeedbackModule } from './feedback/feedback.module';
@@ -44,6 +47,9 @@ const FEATURE_MODULES = [
   ChangelogModule,
   NotificationsModule,
   WebhooksModule,
+  BillingModule,
+  CustomDomainsModule,
+  EmailTemplatesModule,
 ];
 
 /**

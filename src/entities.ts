@@ -40,9 +40,15 @@ import { WaitlistSignupEntity } from './waitlist/entities/waitlist-signup.entity
  * app, the CLI and the migration generator see the same schema, and the drift test compares it
  * with the migrations.
  */
+import { BillingAccountEntity } from './billing/entities/billing-account.entity';
+import { BillingEventEntity } from './billing/entities/billing-event.entity';
+import { CustomDomainEntity } from './custom-domains/entities/custom-domain.entity';
+import { EmailTemplateEntity } from './email-templates/entities/email-template.entity';
 export const ENTITIES = [
   AccountEntity,
   ApiKeyEntity,
+  BillingAccountEntity,
+  BillingEventEntity,
   ChangelogEntryEntity,
   ChangelogEntryLabelEntity,
   ChangelogEntryCountEntity,
@@ -57,6 +63,8 @@ export const ENTITIES = [
   ChangelogSubscriberTokenEntity,
   ContactEntity,
   ContactErasureEntity,
+  CustomDomainEntity,
+  EmailTemplateEntity,
   EventEntity,
   FeedbackEntity,
   IdempotencyRecordEntity,

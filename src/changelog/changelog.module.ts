@@ -1,4 +1,5 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { EmailTemplatesModule } from '../email-templates/email-templates.module';
 import { urlencoded } from 'express';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { DraftsController } from './drafts/drafts.controller';
@@ -41,7 +42,7 @@ const TOPICS_FORM_LIMIT = '16kb';
  */
 @Module({
   // The bell broadcast of a published entry (notify_in_app); notifications imports nothing of ours.
-  imports: [NotificationsModule],
+  imports: [NotificationsModule, EmailTemplatesModule],
   controllers: [
     EntriesController,
     LabelsController,

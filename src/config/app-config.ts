@@ -36,6 +36,10 @@ export interface AppConfig {
   readonly insecureWebhookWarning: string | null;
   /** DASHBOARD_ORIGINS: the origins allowed to call JWT routes from a browser; empty: none. */
   readonly dashboardOrigins: readonly string[];
+  /** Billing of our own plans; null until STRIPE_SECRET_KEY and both price ids are set. */
+  readonly billing: BillingConfig | null;
+  /** Custom domains; null until CUSTOM_DOMAIN_CNAME_TARGET is set. */
+  readonly customDomains: { readonly cnameTarget: string } | null;
   /** Fault tests only (TEST_DELAY_AFTER_IDEMPOTENT_COMMIT_MS); 0 or absent in production. */
   readonly testDelayAfterIdempotentCommitMs?: number;
   /** Deadlines of every backend call and the shutdown grace period (README "Operating it"). */
@@ -47,6 +51,25 @@ export interface AppConfig {
   };
 }
 
+export interface BillingConfig {
+  readonly secretKey: string;
+  /** Null: the webhook route answers BILLING_NOT_CONFIGURED (checkout still works). */
+  readonly webhookSecret: string | null;
+  readonly prices: { readonly indie: string; readonly builder: string };
+  /** STRIPE_API_URL; null: the provider's public API. */
+  readonly apiUrl: string | null;
+}
+
+function billingConfig(env: Env): BillingConfig | null {
+  if (!env.STRIPE_SECRET_KEY || !env.STRIPE_PRICE_INDIE || !env.STRIPE_PRICE_BUILDER) return null;
+  return {
+    secretKey: env.STRIPE_SECRET_KEY,
+    webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null,
+    prices: { indie: env.STRIPE_PRICE_INDIE, builder: env.STRIPE_PRICE_BUILDER },
+    apiUrl: env.STRIPE_API_URL ?? null,
+  };
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
@@ -54,7 +77,15 @@ export class ConfigError extends Error {
   }
 }
 
-const SECRET_VARIABLES = new Set(['DATABASE_URL', 'REDIS_URL', 'ENCRYPTION_KEY', 'SMTP_URL', 'TURNSTILE_SECRET']);
+const SECRET_VARIABLES = new Set([
+  'DATABASE_URL',
+  'REDIS_URL',
+  'ENCRYPTION_KEY',
+  'SMTP_URL',
+  'TURNSTILE_SECRET',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+]);
 
 function describeProblems(errors: ValidationError[], raw: Record<string, string | undefined>): string[] {
   return errors.map((error) => {
@@ -114,6 +145,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         ? 'WEBHOOK_ALLOW_INSECURE_URLS is on: webhook URLs may be http://, loopback or private addresses. For development and tests only.'
         : null,
     dashboardOrigins: Object.freeze(env.DASHBOARD_ORIGINS ? (parseOriginList(env.DASHBOARD_ORIGINS) ?? []) : []),
+    billing: billingConfig(env),
+    customDomains: env.CUSTOM_DOMAIN_CNAME_TARGET ? { cnameTarget: env.CUSTOM_DOMAIN_CNAME_TARGET } : null,
     testDelayAfterIdempotentCommitMs: env.TEST_DELAY_AFTER_IDEMPOTENT_COMMIT_MS ?? 0,
     deadlines: {
       databaseConnectMs: env.DATABASE_CONNECT_TIMEOUT_MS ?? 5_000,

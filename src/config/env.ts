@@ -212,6 +212,36 @@ export class Env {
   @Max(60_000)
   TEST_DELAY_AFTER_IDEMPOTENT_COMMIT_MS?: number;
 
+  // Billing of our own plans (README "Billing"); unset: billing routes answer BILLING_NOT_CONFIGURED.
+  @IsOptional()
+  @Matches(/^(sk|rk)_(live|test)_[A-Za-z0-9_]+$/, { message: 'must be a secret or restricted key (sk_live_…, sk_test_…, rk_…)' })
+  STRIPE_SECRET_KEY?: string;
+
+  @IsOptional()
+  @Matches(/^whsec_[A-Za-z0-9_+/=-]+$/, { message: 'must be a webhook signing secret (whsec_…)' })
+  STRIPE_WEBHOOK_SECRET?: string;
+
+  @IsOptional()
+  @Matches(/^price_[A-Za-z0-9_]+$/, { message: 'must be a price id (price_…)' })
+  STRIPE_PRICE_INDIE?: string;
+
+  @IsOptional()
+  @Matches(/^price_[A-Za-z0-9_]+$/, { message: 'must be a price id (price_…)' })
+  STRIPE_PRICE_BUILDER?: string;
+
+  /** The provider's API address; tests and mock servers only (default: the provider's public API). */
+  @IsOptional()
+  @IsUrl(URL_OPTIONS, { message: 'must be an absolute http(s) URL' })
+  STRIPE_API_URL?: string;
+
+  // Custom domains (README "Custom domains"); unset: domain routes answer CUSTOM_DOMAIN_NOT_CONFIGURED.
+  /** The hostname owners point their CNAME at, for example `domains.launch.example`. */
+  @IsOptional()
+  @Matches(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/, {
+    message: 'must be a lowercase DNS hostname such as domains.launch.example',
+  })
+  CUSTOM_DOMAIN_CNAME_TARGET?: string;
+
   // Deadlines and shutdown (README "Operating it").
   /** How long to wait for a PostgreSQL connection from the pool, including opening one. */
   @IsOptional()

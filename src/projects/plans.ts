@@ -30,6 +30,12 @@ export interface PlanLimits {
   readonly activeSecretKeys: number;
   /** Active publishable keys per project, counted like secret keys (ours). */
   readonly activePublishableKeys: number;
+  /**
+   * Custom hostnames for the hosted changelog (ours; the spec shows no counts). The
+   * `custom_domain` feature decides whether a plan has any (PLAN_UPGRADE_REQUIRED below it), this
+   * number how many (CUSTOM_DOMAIN_LIMIT_REACHED); plans without the feature have 0.
+   */
+  readonly customDomains: number;
 }
 
 export const FEATURES = [
@@ -84,6 +90,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       projectsPerAccount: 2,
       activeSecretKeys: 5,
       activePublishableKeys: 5,
+      customDomains: 0,
     },
     features: CORE,
   },
@@ -100,6 +107,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       projectsPerAccount: 4,
       activeSecretKeys: 10,
       activePublishableKeys: 10,
+      customDomains: 0,
     },
     features: INDIE,
   },
@@ -116,6 +124,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       projectsPerAccount: 10,
       activeSecretKeys: 20,
       activePublishableKeys: 20,
+      customDomains: 5,
     },
     features: BUILDER,
   },
@@ -132,6 +141,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       projectsPerAccount: 50,
       activeSecretKeys: 50,
       activePublishableKeys: 50,
+      customDomains: 20,
     },
     features: BUILDER,
   },

@@ -71,26 +71,36 @@ export class ProjectsService {
 
   /** Sets the plan of a live project and of its test-mode twin, which always mirrors it. */
   async setPlan(projectId: string, plan: PlanName): Promise<ProjectRef> {
-    const { project, twinId } = await this.db.transaction(async (em) => {
-      const row = await em.findOne(ProjectEntity, { where: { id: projectId }, lock: { mode: 'pessimistic_write' } });
-      if (!row) throw new ApiError('NOT_FOUND', `No project ${projectId}.`, { param: 'project' });
-      if (row.liveProjectId) {
-        throw new ApiError('VALIDATION_ERROR', `${projectId} is a test-mode project; set the plan of ${row.liveProjectId}.`, {
-          param: 'project',
-        });
-      }
-      row.plan = plan;
-      row.updatedAt = this.clock.now();
-      await em.save(row);
-      const twin = await em.findOne(ProjectEntity, { where: { liveProjectId: projectId } });
-      if (twin) await em.update(ProjectEntity, { id: twin.id }, { plan, updatedAt: row.updatedAt });
-      await notifyChange(em, projectChangePayload(projectId));
-      if (twin) await notifyChange(em, projectChangePayload(twin.id));
-      return { project: toProjectRef(row), twinId: twin?.id ?? null };
-    });
-    this.changes.next(projectId);
-    if (twinId) this.changes.next(twinId);
+    const { project, changed } = await this.db.transaction((em) => this.setPlanIn(em, projectId, plan));
+    this.announceChanges(changed);
     return project;
+  }
+
+  /**
+   * `setPlan` inside the caller's transaction (billing sets the plan with the event that paid for
+   * it). The caller passes `changed` to `announceChanges` once the transaction has committed.
+   */
+  async setPlanIn(em: EntityManager, projectId: string, plan: PlanName): Promise<{ project: ProjectRef; changed: string[] }> {
+    const row = await em.findOne(ProjectEntity, { where: { id: projectId }, lock: { mode: 'pessimistic_write' } });
+    if (!row) throw new ApiError('NOT_FOUND', `No project ${projectId}.`, { param: 'project' });
+    if (row.liveProjectId) {
+      throw new ApiError('VALIDATION_ERROR', `${projectId} is a test-mode project; set the plan of ${row.liveProjectId}.`, {
+        param: 'project',
+      });
+    }
+    row.plan = plan;
+    row.updatedAt = this.clock.now();
+    await em.save(row);
+    const twin = await em.findOne(ProjectEntity, { where: { liveProjectId: projectId } });
+    if (twin) await em.update(ProjectEntity, { id: twin.id }, { plan, updatedAt: row.updatedAt });
+    await notifyChange(em, projectChangePayload(projectId));
+    if (twin) await notifyChange(em, projectChangePayload(twin.id));
+    return { project: toProjectRef(row), changed: twin ? [projectId, twin.id] : [projectId] };
+  }
+
+  /** Tells this process's caches that these projects changed (other processes hear the NOTIFY). */
+  announceChanges(projectIds: readonly string[]): void {
+    for (const id of projectIds) this.changes.next(id);
   }
 
   /**

@@ -1,31 +1,14 @@
+import { EMAIL_TEMPLATES, type EmailTemplateText } from '../email-templates/email-template-catalog';
+import { type RenderedEmail, renderEmailTemplate } from '../email-templates/email-template-engine';
+
 /**
- * The texts of the waitlist emails: plain text plus simple HTML. Every value that comes from a
- * person or a project is escaped in the HTML.
+ * The values of the waitlist emails; the texts are templates (email-templates/), rendered by the
+ * one email renderer, which escapes every value in the HTML.
  */
-export interface RenderedEmail {
-  subject: string;
-  text: string;
-  html: string;
-}
+export type { RenderedEmail };
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
-}
-
-function layout(title: string, paragraphs: string[]): string {
-  return [
-    '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title></head>`,
-    '<body style="font-family: system-ui, sans-serif; max-width: 560px; margin: 2rem auto; padding: 0 1rem; color: #111; line-height: 1.5">',
-    `<h1 style="font-size: 1.4rem">${escapeHtml(title)}</h1>`,
-    ...paragraphs.map((paragraph) => `<p>${paragraph}</p>`),
-    '</body></html>',
-  ].join('\n');
-}
-
-function link(url: string, label: string): string {
-  return `<a href="${escapeHtml(url)}">${escapeHtml(label)}</a>`;
 }
 
 export interface ConfirmationEmailInput {
@@ -36,24 +19,15 @@ export interface ConfirmationEmailInput {
   referralLink: string;
 }
 
-export function confirmationEmail(input: ConfirmationEmailInput): RenderedEmail {
-  const subject = `Confirm your spot on the ${input.projectName} waitlist`;
-  const text = [
-    `You joined the ${input.projectName} waitlist at position ${input.position}.`,
-    '',
-    `Confirm your email address: ${input.confirmUrl}`,
-    '',
-    `Share your referral link: ${input.referralLink}`,
-    '',
-    `If this was not you, ignore this email, or unsubscribe: ${input.unsubscribeUrl}`,
-  ].join('\n');
-  const html = layout(subject, [
-    `You joined the ${escapeHtml(input.projectName)} waitlist at position ${input.position}.`,
-    link(input.confirmUrl, 'Confirm your email address'),
-    `Share your referral link: ${link(input.referralLink, input.referralLink)}`,
-    `<small>If this was not you, ignore this email, or ${link(input.unsubscribeUrl, 'unsubscribe')}.</small>`,
-  ]);
-  return { subject, text, html };
+/** The double opt-in email: the project's own template when it has one, the default otherwise. */
+export function confirmationEmail(input: ConfirmationEmailInput, template?: EmailTemplateText | null): RenderedEmail {
+  return renderEmailTemplate(template ?? EMAIL_TEMPLATES.waitlist_confirmation.defaults, {
+    project_name: input.projectName,
+    position: input.position,
+    confirm_url: input.confirmUrl,
+    referral_link: input.referralLink,
+    unsubscribe_url: input.unsubscribeUrl,
+  });
 }
 
 export interface InviteEmailInput {
@@ -61,18 +35,9 @@ export interface InviteEmailInput {
   unsubscribeUrl: string;
 }
 
-export function inviteEmail(input: InviteEmailInput): RenderedEmail {
-  const subject = `You're invited to ${input.projectName}`;
-  const text = [
-    `Good news: your spot on the ${input.projectName} waitlist has come up, and you are invited.`,
-    `${input.projectName} will be in touch with how to get started.`,
-    '',
-    `No longer interested? Unsubscribe: ${input.unsubscribeUrl}`,
-  ].join('\n');
-  const html = layout(subject, [
-    `Good news: your spot on the ${escapeHtml(input.projectName)} waitlist has come up, and you are invited.`,
-    `${escapeHtml(input.projectName)} will be in touch with how to get started.`,
-    `<small>No longer interested? ${link(input.unsubscribeUrl, 'Unsubscribe')}.</small>`,
-  ]);
-  return { subject, text, html };
+export function inviteEmail(input: InviteEmailInput, template?: EmailTemplateText | null): RenderedEmail {
+  return renderEmailTemplate(template ?? EMAIL_TEMPLATES.waitlist_invite.defaults, {
+    project_name: input.projectName,
+    unsubscribe_url: input.unsubscribeUrl,
+  });
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { oneClickUnsubscribe } from '../common/email-links/link-tokens';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { EmailTemplatesService } from '../email-templates/email-templates.service';
 import { MailService } from '../infra/mail/mail.service';
 import type { ProjectRef } from '../projects/project-ref';
 import { ConfirmationTokens, confirmUrl, issueUnsubscribeToken, unsubscribeUrl } from './email-tokens';
@@ -21,6 +22,7 @@ export class WaitlistMailer {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly mail: MailService,
+    private readonly templates: EmailTemplatesService,
   ) {}
 
   /**
@@ -34,13 +36,17 @@ export class WaitlistMailer {
     tokens: ConfirmationTokens,
   ): Promise<void> {
     const base = this.config.publicBaseUrl;
-    const email = confirmationEmail({
-      projectName: project.name,
-      position: signup.position,
-      confirmUrl: confirmUrl(base, tokens.confirm),
-      unsubscribeUrl: unsubscribeUrl(base, tokens.unsubscribe),
-      referralLink: referralLink(base, project.slug, signup.referralCode),
-    });
+    const template = await this.templates.templateFor(em, project.id, 'waitlist_confirmation');
+    const email = confirmationEmail(
+      {
+        projectName: project.name,
+        position: signup.position,
+        confirmUrl: confirmUrl(base, tokens.confirm),
+        unsubscribeUrl: unsubscribeUrl(base, tokens.unsubscribe),
+        referralLink: referralLink(base, project.slug, signup.referralCode),
+      },
+      template,
+    );
     const headers = oneClickUnsubscribe(unsubscribeUrl(base, tokens.unsubscribe));
     await this.mail.queueMail(em, { projectId: project.id, kind: 'waitlist.confirmation', to: signup.email, headers, ...email });
   }
@@ -52,9 +58,10 @@ export class WaitlistMailer {
       em,
       tokens.map(({ row }) => row),
     );
+    const template = await this.templates.templateFor(em, project.id, 'waitlist_invite');
     for (const [index, signup] of signups.entries()) {
       const link = unsubscribeUrl(this.config.publicBaseUrl, tokens[index].token);
-      const email = inviteEmail({ projectName: project.name, unsubscribeUrl: link });
+      const email = inviteEmail({ projectName: project.name, unsubscribeUrl: link }, template);
       await this.mail.queueMail(em, {
         projectId: project.id,
         kind: 'waitlist.invite',

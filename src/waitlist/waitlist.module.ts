@@ -1,4 +1,5 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { EmailTemplatesModule } from '../email-templates/email-templates.module';
 import { urlencoded } from 'express';
 import { ContactsModule } from '../contacts/contacts.module';
 import { EmailLinksService } from './email-links.service';
@@ -17,7 +18,7 @@ import { WaitlistController } from './waitlist.controller';
 const HOSTED_FORM_LIMIT = '16kb';
 
 @Module({
-  imports: [ContactsModule],
+  imports: [ContactsModule, EmailTemplatesModule],
   controllers: [WaitlistController, WaitlistLinksController, HostedSignupController],
   providers: [
     SignupsService,

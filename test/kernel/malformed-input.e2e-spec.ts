@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import request from 'supertest';
+import { FAKE_STRIPE_SECRETS } from '../support/fake-stripe';
 import { TestIdentityProvider } from '../support/identity-provider';
 import { SeededProject, TestApp } from '../support/test-app';
 
@@ -132,7 +133,10 @@ describe('malformed input never causes a server error', () => {
 
   beforeAll(async () => {
     idp = await TestIdentityProvider.start();
-    t = await TestApp.start({ env: idp.env() });
+    // Billing and custom domains configured: unconfigured, their routes answer 503 by design.
+    t = await TestApp.start({
+      env: idp.env({ ...FAKE_STRIPE_SECRETS, STRIPE_API_URL: 'http://127.0.0.1:9', CUSTOM_DOMAIN_CNAME_TARGET: 'domains.launch.test' }),
+    });
   });
   afterAll(async () => {
     await t.close();

@@ -1,18 +1,14 @@
-import { render } from 'mustache';
-import { escapeHtml } from '../../common/html/html-page';
 import { markdownToText, renderMarkdown } from '../../common/markdown/markdown-render';
 import { SafeHtml } from '../../common/markdown/safe-html';
+import { EMAIL_TEMPLATES, type EmailTemplateText } from '../../email-templates/email-template-catalog';
+import { type RenderedEmail, renderEmailSubject, renderEmailTemplate } from '../../email-templates/email-template-engine';
 
 /**
- * The texts of the changelog's subscriber emails: plain text plus HTML from Mustache templates.
- * Every `{{value}}` is escaped, except a SafeHtml (the sanitized markdown body), which the escape
- * function lets through: the templates never use Mustache's unescaped forms (a unit test checks).
+ * The values of the changelog's subscriber emails. The texts are templates (email-templates/),
+ * rendered by the one email renderer: every `{{value}}` is escaped in the HTML except the entry
+ * body, a SafeHtml made by the sanitizing markdown renderer.
  */
-export interface RenderedEmail {
-  subject: string;
-  text: string;
-  html: string;
-}
+export type { RenderedEmail };
 
 /**
  * Bodies were checked when written, and the HTML renderer sanitizes again; an email is read far
@@ -42,23 +38,6 @@ function emailHtmlBody(markdown: string): SafeHtml {
   return SafeHtml.fromSanitized(withoutRefusedSchemes(renderMarkdown(withoutRefusedSchemes(markdown)).html));
 }
 
-const escapeEmailValue = (value: unknown): string => (value instanceof SafeHtml ? value.html : escapeHtml(value));
-
-const LAYOUT = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{subject}}</title></head>
-<body style="font-family: system-ui, sans-serif; max-width: 560px; margin: 2rem auto; padding: 0 1rem; color: #111; line-height: 1.5">
-{{> content}}
-<hr style="border: 0; border-top: 1px solid #ddd; margin: 2rem 0 1rem">
-<p style="font-size: .85rem; color: #555">{{footer}}
-<a href="{{preferencesUrl}}">Choose your topics</a> · <a href="{{unsubscribeUrl}}">Unsubscribe</a></p>
-</body></html>
-`;
-
-function renderEmail(content: string, view: object): string {
-  return render(LAYOUT, view, { content }, { escape: escapeEmailValue });
-}
-
 export interface ConfirmationEmailInput {
   projectName: string;
   confirmUrl: string;
@@ -66,26 +45,13 @@ export interface ConfirmationEmailInput {
   preferencesUrl: string;
 }
 
-const CONFIRMATION = `<h1 style="font-size: 1.4rem">{{subject}}</h1>
-<p>Someone (we hope you) asked to get the {{projectName}} changelog by email.</p>
-<p><a href="{{confirmUrl}}">Confirm your subscription</a></p>
-<p>If this was not you, ignore this email: nothing is sent until the address is confirmed.</p>`;
-
-export function confirmationEmail(input: ConfirmationEmailInput): RenderedEmail {
-  const subject = `Confirm your subscription to the ${input.projectName} changelog`;
-  const text = [
-    `Someone (we hope you) asked to get the ${input.projectName} changelog by email.`,
-    '',
-    `Confirm your subscription: ${input.confirmUrl}`,
-    '',
-    'If this was not you, ignore this email: nothing is sent until the address is confirmed.',
-    '',
-    `Choose your topics: ${input.preferencesUrl}`,
-    `Unsubscribe: ${input.unsubscribeUrl}`,
-  ].join('\n');
-  const footer = `You get this email because this address was entered to follow the ${input.projectName} changelog.`;
-  const html = renderEmail(CONFIRMATION, { ...input, subject, footer });
-  return { subject, text, html };
+export function confirmationEmail(input: ConfirmationEmailInput, template?: EmailTemplateText | null): RenderedEmail {
+  return renderEmailTemplate(template ?? EMAIL_TEMPLATES.changelog_subscriber_confirmation.defaults, {
+    project_name: input.projectName,
+    confirm_url: input.confirmUrl,
+    preferences_url: input.preferencesUrl,
+    unsubscribe_url: input.unsubscribeUrl,
+  });
 }
 
 /** An entry's body, rendered once for a whole batch of emails. */
@@ -108,31 +74,20 @@ export interface EntryEmailInput {
   preferencesUrl: string;
 }
 
-const ENTRY = `<p style="font-size: .85rem; color: #555">{{projectName}} changelog{{#version}} · {{version}}{{/version}}</p>
-<h1 style="font-size: 1.4rem"><a href="{{publicUrl}}" style="color: inherit">{{title}}</a></h1>
-{{body}}
-<p><a href="{{publicUrl}}">Read it online</a></p>`;
-
-/** The subject: the entry's title, with its version when it has one. */
+/** The default subject: the entry's title, with its version when it has one. */
 export function entryEmailSubject(title: string, version: string | null): string {
-  return version ? `${title} (${version})` : title;
+  return renderEmailSubject(EMAIL_TEMPLATES.changelog_entry.defaults.subject, { title, version: version ?? '' });
 }
 
 /** One published entry for one subscriber. The body goes through the sanitizing renderer only. */
-export function entryEmail(input: EntryEmailInput): RenderedEmail {
-  const subject = entryEmailSubject(input.title, input.version);
-  const text = [
-    subject,
-    '',
-    input.body.text,
-    '',
-    `Read it online: ${input.publicUrl}`,
-    '',
-    `You follow the ${input.projectName} changelog.`,
-    `Choose your topics: ${input.preferencesUrl}`,
-    `Unsubscribe: ${input.unsubscribeUrl}`,
-  ].join('\n');
-  const footer = `You get this email because you follow the ${input.projectName} changelog.`;
-  const html = renderEmail(ENTRY, { ...input, subject, footer, body: input.body.html });
-  return { subject, text, html };
+export function entryEmail(input: EntryEmailInput, template?: EmailTemplateText | null): RenderedEmail {
+  return renderEmailTemplate(template ?? EMAIL_TEMPLATES.changelog_entry.defaults, {
+    project_name: input.projectName,
+    title: input.title,
+    version: input.version ?? '',
+    entry_body: input.body,
+    public_url: input.publicUrl,
+    preferences_url: input.preferencesUrl,
+    unsubscribe_url: input.unsubscribeUrl,
+  });
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { oneClickUnsubscribe } from '../../common/email-links/link-tokens';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { EmailTemplatesService } from '../../email-templates/email-templates.service';
 import { MailService } from '../../infra/mail/mail.service';
 import { confirmationEmail, emailBody, entryEmail } from './subscriber-emails';
 import { issueSubscriberLinks, subscriberConfirmUrl, subscriberPreferencesUrl, subscriberUnsubscribeUrl } from './subscriber-tokens';
@@ -29,6 +30,7 @@ export class SubscriberMailer {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly mail: MailService,
+    private readonly templates: EmailTemplatesService,
   ) {}
 
   /** The double opt-in email of a subscriber who signed up from a browser. */
@@ -42,12 +44,16 @@ export class SubscriberMailer {
     const links = issueSubscriberLinks(subscriber, now, true);
     await insertSubscriberTokens(em, links.rows);
     const unsubscribeUrl = subscriberUnsubscribeUrl(base, links.unsubscribe);
-    const email = confirmationEmail({
-      projectName: project.name,
-      confirmUrl: subscriberConfirmUrl(base, links.confirm ?? ''),
-      unsubscribeUrl,
-      preferencesUrl: subscriberPreferencesUrl(base, links.labels),
-    });
+    const template = await this.templates.templateFor(em, project.id, 'changelog_subscriber_confirmation');
+    const email = confirmationEmail(
+      {
+        projectName: project.name,
+        confirmUrl: subscriberConfirmUrl(base, links.confirm ?? ''),
+        unsubscribeUrl,
+        preferencesUrl: subscriberPreferencesUrl(base, links.labels),
+      },
+      template,
+    );
     await this.mail.queueMail(em, {
       projectId: project.id,
       kind: CONFIRMATION_MAIL_KIND,
@@ -66,17 +72,21 @@ export class SubscriberMailer {
       links.flatMap((link) => link.rows),
     );
     const body = emailBody(entry.bodyMarkdown);
+    const template = await this.templates.templateFor(em, entry.projectId, 'changelog_entry');
     for (const [index, recipient] of recipients.entries()) {
       const unsubscribeUrl = subscriberUnsubscribeUrl(base, links[index].unsubscribe);
-      const email = entryEmail({
-        projectName: entry.projectName,
-        title: entry.title,
-        version: entry.version,
-        body,
-        publicUrl: entry.publicUrl,
-        unsubscribeUrl,
-        preferencesUrl: subscriberPreferencesUrl(base, links[index].labels),
-      });
+      const email = entryEmail(
+        {
+          projectName: entry.projectName,
+          title: entry.title,
+          version: entry.version,
+          body,
+          publicUrl: entry.publicUrl,
+          unsubscribeUrl,
+          preferencesUrl: subscriberPreferencesUrl(base, links[index].labels),
+        },
+        template,
+      );
       await this.mail.queueMail(em, {
         projectId: entry.projectId,
         kind: ENTRY_MAIL_KIND,

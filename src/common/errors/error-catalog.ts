@@ -104,6 +104,10 @@ export const ERRORS = {
     status: 409,
     remediation: 'After-reading numbers start at publication: publish the entry first (or wait for its scheduled time).',
   },
+  BILLING_SUBSCRIPTION_EXISTS: {
+    status: 409,
+    remediation: 'Change or cancel the plan in the billing portal (POST /v1/dashboard/billing/portal).',
+  },
   LABEL_SLUG_TAKEN: { status: 409, remediation: 'Another label of this project has this slug; choose another slug or rename that label.' },
   REQUEST_HEADERS_TOO_LARGE: {
     status: 431,

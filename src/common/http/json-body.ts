@@ -67,7 +67,10 @@ function bodyError(error: { type?: string; code?: string; status?: number }, con
   return error;
 }
 
-function verifyDepth(_req: unknown, _res: unknown, buffer: Buffer, encoding: string | null): void {
+function verifyDepth(req: { rawBody?: Buffer }, _res: unknown, buffer: Buffer, encoding: string | null): void {
+  // The exact bytes, for signature checks over the body (the payment provider's webhook); Nest's
+  // RawBodyRequest convention. A reference to the buffer the parser already holds, not a copy.
+  req.rawBody = buffer;
   // UTF-16 and UTF-32 bodies are decoded first; everything else is scanned as bytes.
   const utf8 = encoding === null || /^utf-?8$/i.test(encoding);
   const bytes = utf8 ? buffer : Buffer.from(new TextDecoder(encoding).decode(buffer), 'utf8');

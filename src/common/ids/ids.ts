@@ -26,6 +26,7 @@ export const ID_PREFIXES = {
   webhookDelivery: 'whd',
   slugChange: 'slc',
   contactErasure: 'cer',
+  customDomain: 'dom',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];

@@ -10,6 +10,9 @@ import { NotificationIdentityRetention1795701627953 } from './migrations/1795701
 import { Webhooks1795703955013 } from './migrations/1795703955013-Webhooks';
 import { ChangelogEngagement1795708756822 } from './migrations/1795708756822-ChangelogEngagement';
 import { DashboardProjects1795708818985 } from './migrations/1795708818985-DashboardProjects';
+import { Billing1795708867469 } from './migrations/1795708867469-Billing';
+import { CustomDomains1795710057843 } from './migrations/1795710057843-CustomDomains';
+import { EmailTemplates1795711033476 } from './migrations/1795711033476-EmailTemplates';
 
 /** Every migration, oldest first. Generated with `npm run migration:generate -- <Name>`, read, then listed here. */
 export const MIGRATIONS = [
@@ -25,4 +28,7 @@ export const MIGRATIONS = [
   Webhooks1795703955013,
   ChangelogEngagement1795708756822,
   DashboardProjects1795708818985,
+  Billing1795708867469,
+  CustomDomains1795710057843,
+  EmailTemplates1795711033476,
 ];

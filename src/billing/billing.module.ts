@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { BillingProvider } from './billing-provider';
+import { BillingWebhookController } from './billing-webhook.controller';
+import { BillingWebhooksService } from './billing-webhooks.service';
+import { BillingController } from './billing.controller';
+import { BillingService } from './billing.service';
+
+@Module({
+  controllers: [BillingController, BillingWebhookController],
+  providers: [BillingProvider, BillingService, BillingWebhooksService],
+  exports: [BillingService],
+})
+export class BillingModule {}

@@ -1,0 +1,46 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { Database } from '../infra/database/database';
+import { projectOfVerifiedHost } from './custom-domains.queries';
+
+interface Entry {
+  value: { projectId: string; slug: string } | null;
+  expiresAt: number;
+}
+
+// Brief, so a domain removed or a slug changed on another API process is served stale for at most
+// this long; hostnames that are not ours are remembered as such too, sparing the database.
+const TTL_MS = 30_000;
+// Any client can send any Host: bounded, so random names cannot grow the map without end.
+const MAX_ENTRIES = 10_000;
+
+/** Verified hostname → the project it serves, cached briefly in this process. */
+@Injectable()
+export class CustomDomainHosts {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly db: Database,
+  ) {}
+
+  async lookup(hostname: string): Promise<{ projectId: string; slug: string } | null> {
+    const now = Date.now();
+    const cached = this.entries.get(hostname);
+    if (cached && cached.expiresAt > now) return cached.value;
+    const value = await projectOfVerifiedHost(this.db.manager, hostname);
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    this.entries.set(hostname, { value, expiresAt: now + TTL_MS });
+    return value;
+  }
+
+  /** Drops what this process remembers of a hostname (after a verification or a removal). */
+  forget(hostname: string): void {
+    this.entries.delete(hostname);
+  }
+
+  /** Whether a Host header names this service itself rather than a possible custom domain. */
+  isOwnHost(hostname: string): boolean {
+    return hostname === new URL(this.config.publicBaseUrl).hostname || hostname === new URL(this.config.cdnUrl).hostname;
+  }
+}

@@ -1,0 +1,67 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CurrentProject } from '../auth/current.decorators';
+import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
+import { Auth } from '../common/http/route-policy';
+import type { ProjectRef } from '../projects/project-ref';
+import { RequiresFeature } from '../projects/requires-feature';
+import { CustomDomainsService } from './custom-domains.service';
+import { CreateCustomDomainDto } from './dto/create-custom-domain.dto';
+import { CustomDomainDto, DeletedCustomDomainDto } from './dto/custom-domain.dto';
+
+const PROJECT_HEADER = { name: 'X-Service-Project', required: true, description: 'The id of one of your projects.' };
+const DOMAIN_ID = { name: 'id', example: 'dom_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' };
+
+/** Hostnames that serve the project's hosted changelog page and feeds. */
+@ApiTags('Dashboard: custom domains')
+@Controller('v1/dashboard/domains')
+export class CustomDomainsController {
+  constructor(private readonly domains: CustomDomainsService) {}
+
+  @Post()
+  @Auth('dashboard')
+  @RequiresFeature('custom_domain')
+  @ApiHeader(PROJECT_HEADER)
+  @ApiOperation({ summary: 'Adds a hostname (pending until verified); the answer lists the DNS records that prove control.' })
+  @ApiEnvelope(CustomDomainDto, { status: 201 })
+  @ApiErrors('VALIDATION_ERROR', 'CUSTOM_DOMAIN_NOT_CONFIGURED', 'HOSTNAME_ALREADY_REGISTERED', 'CUSTOM_DOMAIN_LIMIT_REACHED')
+  createDomain(@CurrentProject() project: ProjectRef, @Body() body: CreateCustomDomainDto): Promise<CustomDomainDto> {
+    return this.domains.createDomain(project, body);
+  }
+
+  @Get()
+  @Auth('dashboard')
+  @ApiHeader(PROJECT_HEADER)
+  @ApiOperation({ summary: "The project's hostnames, oldest first." })
+  @ApiEnvelope(CustomDomainDto, { isArray: true })
+  @ApiErrors('CUSTOM_DOMAIN_NOT_CONFIGURED')
+  listDomains(@CurrentProject() project: ProjectRef): Promise<CustomDomainDto[]> {
+    return this.domains.listDomains(project);
+  }
+
+  @Post(':id/verify')
+  @HttpCode(200)
+  @Auth('dashboard')
+  @ApiHeader(PROJECT_HEADER)
+  @ApiParam(DOMAIN_ID)
+  @ApiOperation({
+    summary:
+      'Looks up the TXT record or the CNAME now. Verified: the hostname serves the changelog at once. Not found: status stays pending and last_check_error says what was looked for.',
+  })
+  @ApiEnvelope(CustomDomainDto)
+  @ApiErrors('NOT_FOUND', 'CUSTOM_DOMAIN_NOT_CONFIGURED')
+  verifyDomain(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<CustomDomainDto> {
+    return this.domains.verifyDomain(project, id);
+  }
+
+  @Delete(':id')
+  @Auth('dashboard')
+  @ApiHeader(PROJECT_HEADER)
+  @ApiParam(DOMAIN_ID)
+  @ApiOperation({ summary: 'Removes a hostname; it stops serving the changelog (other API processes within 30 seconds).' })
+  @ApiEnvelope(DeletedCustomDomainDto)
+  @ApiErrors('NOT_FOUND', 'CUSTOM_DOMAIN_NOT_CONFIGURED')
+  deleteDomain(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<DeletedCustomDomainDto> {
+    return this.domains.deleteDomain(project, id);
+  }
+}

@@ -1,0 +1,77 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { CustomDomainEntity } from '../entities/custom-domain.entity';
+import { verificationRecordName, verificationRecordValue } from '../hostnames';
+
+export class DomainDnsRecordDto {
+  @ApiProperty({ enum: ['TXT', 'CNAME'], example: 'TXT' })
+  type: 'TXT' | 'CNAME';
+
+  @ApiProperty({ example: '_launch-service.changelog.example.com' })
+  name: string;
+
+  @ApiProperty({ example: 'launch-service-verification=3f9c2a7d5b1e4f60a8c9d2e1b7a6f5c4' })
+  value: string;
+}
+
+export class CustomDomainDto {
+  @ApiProperty({ example: 'dom_01JD3Z4Q9X8V7T6S5R4Q3P2N1M', pattern: '^dom_[0-9A-HJKMNP-TV-Z]{26}$' })
+  id: string;
+
+  @ApiProperty({ example: 'changelog.example.com' })
+  hostname: string;
+
+  @ApiProperty({
+    enum: ['pending', 'verified'],
+    example: 'pending',
+    description: 'verified: the hostname serves the hosted changelog and feeds.',
+  })
+  status: 'pending' | 'verified';
+
+  @ApiProperty({
+    type: [DomainDnsRecordDto],
+    description:
+      'Either record proves control: the TXT record, or a CNAME from the hostname to the target (which also routes its traffic here).',
+  })
+  dns_records: DomainDnsRecordDto[];
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: '2026-11-20T10:00:00.000Z' })
+  verified_at: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: '2026-11-20T09:59:00.000Z' })
+  last_checked_at: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'No TXT record _launch-service.changelog.example.com with the token, and no CNAME to domains.launch.example.',
+    description: 'Why the last check failed; null after a success or before any check.',
+  })
+  last_check_error: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', example: '2026-11-20T09:58:00.000Z' })
+  created_at: string;
+}
+
+export function toCustomDomainDto(row: CustomDomainEntity, cnameTarget: string): CustomDomainDto {
+  return {
+    id: row.id,
+    hostname: row.hostname,
+    status: row.verifiedAt ? 'verified' : 'pending',
+    dns_records: [
+      { type: 'TXT', name: verificationRecordName(row.hostname), value: verificationRecordValue(row.verificationToken) },
+      { type: 'CNAME', name: row.hostname, value: cnameTarget },
+    ],
+    verified_at: row.verifiedAt?.toISOString() ?? null,
+    last_checked_at: row.lastCheckedAt?.toISOString() ?? null,
+    last_check_error: row.lastCheckError,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export class DeletedCustomDomainDto {
+  @ApiProperty({ example: 'dom_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' })
+  id: string;
+
+  @ApiProperty({ enum: [true], example: true })
+  deleted: true;
+}
