@@ -1,3 +1,4 @@
+import { PatternIndex } from './pattern-index';
 import { compileEntries } from './patterns';
 import { SPAM_LEXICON } from './lexicon-spam';
 import { URL_PATTERN, canonicalize, foldText } from './normalize';
@@ -14,6 +15,7 @@ export interface SpamVerdict {
 }
 
 const SPAM_ENTRIES = compileEntries(SPAM_LEXICON);
+const SPAM_INDEX = new PatternIndex(SPAM_ENTRIES.map((entry) => entry.pattern));
 const LEXICAL_THRESHOLD = 4;
 
 // Runs of adjacent keys on common layouts (QWERTY, QWERTZ, AZERTY).
@@ -89,9 +91,9 @@ function urlScore(urlCount: number): number {
 function lexicalScore(text: string): number {
   const canonical = canonicalize(text);
   let score = /\d+\s?%\s?off\b/i.test(text) ? 1.5 : 0;
+  const scan = SPAM_INDEX.scan(canonical);
   for (const entry of SPAM_ENTRIES) {
-    // search() ignores the global flag's lastIndex, keeping this stateless.
-    if (canonical.search(entry.regex) !== -1) score += entry.weight;
+    if (scan.has(entry.pattern)) score += entry.weight;
   }
   return score;
 }
