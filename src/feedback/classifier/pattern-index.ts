@@ -5,29 +5,36 @@ import type { CompiledPattern } from './patterns';
  * scanning the text once per pattern. Each pattern's regex opens with
  * `(?<![a-z0-9])` and then a literal word (patterns.ts), so a match can only
  * start where a word starts with one of the pattern's anchors. One pass over
- * the words looks their prefixes up in a map from anchor to patterns; only
- * the patterns found there are tried, with their sticky regex, at those
- * offsets. Everything else is skipped without touching the regex engine.
+ * the words walks each word down a trie of the anchors (no substring is cut);
+ * only the patterns met on the way are tried, with their sticky regex, at
+ * that word. Everything else is skipped without touching the regex engine.
  *
  * The answers are exactly those of a global regex scan: offsets are tried in
  * ascending order and an offset inside the previous match is skipped, which
  * is how `matchAll` walks the text (non-overlapping, leftmost first).
  */
+interface TrieNode {
+  readonly next: Map<number, TrieNode>;
+  /** Patterns having the path to this node as an anchor. */
+  readonly ids: number[];
+}
+
 export class PatternIndex {
-  private readonly byAnchor = new Map<string, number[]>();
-  private readonly longestAnchor: number;
+  private readonly root: TrieNode = { next: new Map(), ids: [] };
 
   constructor(patterns: readonly CompiledPattern[]) {
-    let longest = 0;
     for (const pattern of patterns) {
       for (const anchor of new Set(pattern.anchors ?? [])) {
-        const ids = this.byAnchor.get(anchor);
-        if (ids === undefined) this.byAnchor.set(anchor, [pattern.id]);
-        else ids.push(pattern.id);
-        longest = Math.max(longest, anchor.length);
+        let node = this.root;
+        for (let i = 0; i < anchor.length; i += 1) {
+          const code = anchor.charCodeAt(i);
+          let child = node.next.get(code);
+          if (child === undefined) node.next.set(code, (child = { next: new Map(), ids: [] }));
+          node = child;
+        }
+        node.ids.push(pattern.id);
       }
     }
-    this.longestAnchor = longest;
   }
 
   /** Finds where each indexed pattern could start in `canonical`. */
@@ -40,11 +47,12 @@ export class PatternIndex {
         continue;
       }
       if (start < 0) continue;
-      const end = Math.min(i, start + this.longestAnchor);
-      for (let stop = start + 1; stop <= end; stop += 1) {
-        const ids = this.byAnchor.get(canonical.slice(start, stop));
-        if (ids === undefined) continue;
-        for (const id of ids) {
+      let node = this.root;
+      for (let k = start; k < i; k += 1) {
+        const child = node.next.get(canonical.charCodeAt(k));
+        if (child === undefined) break;
+        node = child;
+        for (const id of node.ids) {
           const offsets = candidates.get(id);
           if (offsets === undefined) candidates.set(id, [start]);
           // Two anchors of one pattern can both prefix this word ("crash*", "crashes").

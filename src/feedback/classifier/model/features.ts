@@ -1,5 +1,5 @@
 import { SCORED_CLASSES } from '../lexicon';
-import { URL_PATTERN, canonicalize, collapseRepeatedLetters, foldText } from '../normalize';
+import { canonicalizeFolded, collapseRepeatedLetters, foldText, replaceEmails, replaceUrls } from '../normalize';
 import { addSurfaceCues, scoreText } from '../scoring';
 import { spamEvidence } from '../spam';
 
@@ -42,7 +42,6 @@ const SEED_META = step(FNV_OFFSET, 0x6d);
 
 // U+0001 marks where a link or address was; no folded text keeps one otherwise.
 const LINK = 0x01;
-const EMAIL = /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g;
 const LINK_MARK = ' \u0001 ';
 const PICTOGRAPHIC = /^\p{Extended_Pictographic}$/u;
 const SPACE = 0x20;
@@ -75,7 +74,7 @@ function mix(hash: number): number {
 
 /** Folded text the features are read from; links and addresses become one marker. */
 export function featureText(text: string): string {
-  return collapseRepeatedLetters(foldText(text).replace(EMAIL, LINK_MARK).replace(URL_PATTERN, LINK_MARK));
+  return collapseRepeatedLetters(replaceUrls(replaceEmails(foldText(text), LINK_MARK), LINK_MARK));
 }
 
 const LINK_HASH = hashString(SEED_SYMBOL, 'link');
@@ -100,13 +99,12 @@ function isSymbol(code: number): boolean {
  */
 function emitCharNgrams(text: string, wordStart: number, wordEnd: number, mask: number, sink: FeatureSink): number {
   const length = Math.min(wordEnd - wordStart, MAX_WORD_FOR_NGRAMS) + 2;
-  const codeAt = (k: number): number => (k === 0 || k === length - 1 ? SPACE : text.charCodeAt(wordStart + k - 1));
   let emitted = 0;
   for (let start = 0; start + MIN_NGRAM <= length; start += 1) {
     let hash = SEED_CHAR;
     const end = Math.min(length, start + MAX_NGRAM);
     for (let i = start; i < end; i += 1) {
-      hash = step(hash, codeAt(i));
+      hash = step(hash, i === 0 || i === length - 1 ? SPACE : text.charCodeAt(wordStart + i - 1));
       if (i - start + 1 >= MIN_NGRAM) {
         sink(mix(hash) & mask);
         emitted += 1;
@@ -208,14 +206,16 @@ const LEXICON_WINDOW = 400;
 export function lexiconFeatures(text: string, buckets: number): [number, number][] {
   const mask = buckets - 1;
   const window = text.length > LEXICON_WINDOW ? text.slice(0, LEXICON_WINDOW) : text;
-  const { scores, sarcasm } = scoreText(canonicalize(window));
+  const folded = foldText(window);
+  const canonical = canonicalizeFolded(folded);
+  const { scores, sarcasm } = scoreText(canonical);
   addSurfaceCues(scores, window);
   const out: [number, number][] = [];
   for (const cls of SCORED_CLASSES) {
     if (scores[cls] > 0) out.push([mix(hashString(SEED_META, `lex:${cls}`)) & mask, Math.log1p(scores[cls])]);
   }
   if (sarcasm) out.push([mix(hashString(SEED_META, 'lex:sarcasm')) & mask, 1]);
-  const promo = spamEvidence(window);
+  const promo = spamEvidence(window, folded, canonical);
   if (promo > 0) out.push([mix(hashString(SEED_META, 'lex:spam')) & mask, Math.log1p(promo)]);
   return out;
 }
