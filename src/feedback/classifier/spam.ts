@@ -68,7 +68,13 @@ function isKeyboardMashing(words: readonly string[]): boolean {
 /** The same few tokens repeated over and over ("lol lol lol ..."). */
 function isRepetitive(words: readonly string[]): boolean {
   if (words.length < 6) return false;
-  return new Set(words).size / words.length <= 0.25;
+  const distinct = new Set<string>();
+  for (const word of words) {
+    distinct.add(word);
+    // The count only grows: once past the bound, the rest of a long message cannot bring it back.
+    if (distinct.size / words.length > 0.25) return false;
+  }
+  return true;
 }
 
 /**
@@ -77,9 +83,10 @@ function isRepetitive(words: readonly string[]): boolean {
  */
 function isSymbolNoise(text: string): boolean {
   const compact = text.replace(/\s+/g, '');
-  if (compact.length < 5 || /\p{Extended_Pictographic}/u.test(compact)) return false;
-  if (/^(.)\1+$/u.test(compact)) return !LAUGH.test(compact.toLowerCase());
-  return !/[\p{L}\p{N}]/u.test(compact);
+  if (compact.length < 5) return false;
+  if (/^(.)\1+$/u.test(compact)) return !LAUGH.test(compact.toLowerCase()) && !/\p{Extended_Pictographic}/u.test(compact);
+  // Letters or digits settle it before the whole text is searched for an emoji.
+  return !/[\p{L}\p{N}]/u.test(compact) && !/\p{Extended_Pictographic}/u.test(compact);
 }
 
 function structuralJunk(text: string, folded: string, urlCount: number): boolean {

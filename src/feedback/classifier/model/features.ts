@@ -45,6 +45,8 @@ const LINK = 0x01;
 const LINK_MARK = ' \u0001 ';
 const PICTOGRAPHIC = /^\p{Extended_Pictographic}$/u;
 const SPACE = 0x20;
+// The word being cut into n-grams, with its padding spaces (reused: one word at a time).
+const PADDED_WORD = new Uint16Array(MAX_WORD_FOR_NGRAMS + 2);
 
 function step(hash: number, code: number): number {
   return Math.imul(hash ^ code, FNV_PRIME);
@@ -99,12 +101,16 @@ function isSymbol(code: number): boolean {
  */
 function emitCharNgrams(text: string, wordStart: number, wordEnd: number, mask: number, sink: FeatureSink): number {
   const length = Math.min(wordEnd - wordStart, MAX_WORD_FOR_NGRAMS) + 2;
+  const padded = PADDED_WORD;
+  padded[0] = SPACE;
+  for (let k = 1; k < length - 1; k += 1) padded[k] = text.charCodeAt(wordStart + k - 1);
+  padded[length - 1] = SPACE;
   let emitted = 0;
   for (let start = 0; start + MIN_NGRAM <= length; start += 1) {
     let hash = SEED_CHAR;
     const end = Math.min(length, start + MAX_NGRAM);
     for (let i = start; i < end; i += 1) {
-      hash = step(hash, i === 0 || i === length - 1 ? SPACE : text.charCodeAt(wordStart + i - 1));
+      hash = step(hash, padded[i]);
       if (i - start + 1 >= MIN_NGRAM) {
         sink(mix(hash) & mask);
         emitted += 1;

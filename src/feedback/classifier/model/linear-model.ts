@@ -43,6 +43,8 @@ export class LinearModel {
    */
   private readonly values: Float64Array;
   private readonly temperature: number;
+  /** Buckets of the message being read, reused between calls. */
+  private seen = new Int32Array(4096);
 
   constructor(model: SerializedModel) {
     this.classes = model.classes;
@@ -66,10 +68,21 @@ export class LinearModel {
     const width = this.classes.length;
     const textSum = new Float64Array(width);
     const { weights, values } = this;
+    let seen = this.seen;
+    let count = 0;
     const { features, words } = extractTextFeatures(text, this.buckets, (bucket) => {
-      const offset = bucket * width;
-      for (let c = 0; c < width; c += 1) textSum[c] += values[c * 256 + weights[offset + c] + 128];
+      if (count === seen.length) {
+        const grown = new Int32Array(seen.length * 2);
+        grown.set(seen);
+        seen = this.seen = grown;
+      }
+      seen[count++] = bucket;
     });
+    // Summed after the scan, in the order the features came, in one tight loop.
+    for (let k = 0; k < count; k += 1) {
+      const offset = seen[k] * width;
+      for (let c = 0; c < width; c += 1) textSum[c] += values[c * 256 + weights[offset + c] + 128];
+    }
     const logits = Float64Array.from(this.bias);
     const scale = features > 0 ? 1 / Math.sqrt(features) : 0;
     for (let c = 0; c < width; c += 1) logits[c] += textSum[c] * scale;
