@@ -3,9 +3,9 @@ import { BILLING_LEXICON } from './lexicon-billing';
 import { BUG_LEXICON } from './lexicon-bug';
 import { FEATURE_REQUEST_LEXICON } from './lexicon-feature-request';
 import { OTHER_LEXICON } from './lexicon-other';
-import { POLITENESS_LEXICON, PRAISE_LEXICON, SARCASM_PATTERNS } from './lexicon-praise';
+import { POLITENESS_LEXICON, PRAISE_LEXICON, SARCASM_PATTERNS as SARCASM_SOURCES } from './lexicon-praise';
 import { SUPPORT_LEXICON } from './lexicon-support';
-import { type CompiledEntry, canonicalWordSet, compileEntries, compilePattern } from './patterns';
+import { type CompiledEntry, type CompiledPattern, canonicalWordSet, compileEntries, compilePattern } from './patterns';
 
 /** Classes decided by weighted scoring; spam is decided separately, up front. */
 export type ScoredClass = Exclude<FeedbackClassification, 'spam'>;
@@ -23,7 +23,7 @@ export const CLASS_LEXICONS: Readonly<Record<ScoredClass, readonly CompiledEntry
   other: compileEntries(OTHER_LEXICON),
 };
 
-export const SARCASM_REGEXES: readonly RegExp[] = SARCASM_PATTERNS.map(compilePattern);
+export const SARCASM_PATTERNS: readonly CompiledPattern[] = SARCASM_SOURCES.map(compilePattern);
 
 /** Words that flip the meaning of a following compliment or problem noun. */
 export const NEGATORS = canonicalWordSet([
@@ -153,6 +153,6 @@ export const NEGATION_FILLERS = canonicalWordSet([
  * Contrast connectives. In short feedback the clause after "but" usually
  * carries the actionable point ("love it, but I was charged twice").
  */
-export const CONTRAST_REGEX = compilePattern(
+export const CONTRAST_PATTERN = compilePattern(
   'but, however, though, although, except, pero, sin embargo, mais, cependant, aber, jedoch, mas, porem, only thing',
 );

@@ -12,11 +12,29 @@ import { collapseRepeatedLetters, foldText } from './normalize';
 export type LexiconEntry = readonly [pattern: string, weight: number, negatable?: boolean];
 
 export interface CompiledEntry {
-  readonly regex: RegExp;
+  readonly pattern: CompiledPattern;
   readonly weight: number;
   readonly negatable: boolean;
-  readonly pattern: string;
+  readonly source: string;
 }
+
+/**
+ * A pattern is matched against canonical text many times per message, so
+ * besides the regex it keeps what lets a scan skip it (see pattern-index.ts):
+ * the literal beginnings of its first word. A match can only start where a
+ * word starts with one of them, so the regex is tried there only.
+ */
+export interface CompiledPattern {
+  readonly id: number;
+  /** Global: a full scan, for patterns that have no anchors. */
+  readonly regex: RegExp;
+  /** The same pattern, tried at one offset (lastIndex). */
+  readonly sticky: RegExp;
+  /** null when a phrase opens with a gap and could start anywhere. */
+  readonly anchors: readonly string[] | null;
+}
+
+let nextPatternId = 0;
 
 // Gaps are restricted to word tokens, so they can never cross a " . " boundary.
 const GAP = '(?: [a-z0-9]+){0,3}';
@@ -40,48 +58,43 @@ function compileAlternative(alternative: string): string {
 // the beginning of the text or right after such a marker.
 const SENTENCE_START = '(?:^|(?<=\\. ))';
 
-function compilePhrase(phrase: string): string {
+/**
+ * Regex source of one phrase, plus the literals its first word starts with
+ * (null if a gap comes before any word: then no word start bounds the match).
+ */
+function compilePhrase(phrase: string): { body: string; anchors: string[] | null } {
   let body = '';
   let needsSpace = false;
+  let anchors: string[] | null | undefined;
   for (const token of phrase.trim().split(/\s+/)) {
     if (token === '~' || token === '^') {
       body += token === '~' ? GAP : SENTENCE_START;
+      if (token === '~' && anchors === undefined) anchors = null;
       continue;
     }
-    const alternatives = token.split('|').map(compileAlternative);
-    body += `${needsSpace ? ' ' : ''}(?:${alternatives.join('|')})`;
+    const alternatives = token.split('|');
+    if (anchors === undefined) anchors = alternatives.map((alternative) => canonicalToken(alternative.replace(/\*$/, '')));
+    body += `${needsSpace ? ' ' : ''}(?:${alternatives.map(compileAlternative).join('|')})`;
     needsSpace = true;
   }
-  return body;
+  return { body, anchors: anchors ?? null };
 }
 
-/** Compiles one pattern string into a global regex over canonical text. */
-export function compilePattern(pattern: string): RegExp {
+/** Compiles one pattern string into regexes over canonical text. */
+export function compilePattern(pattern: string): CompiledPattern {
   const phrases = pattern.split(',').map(compilePhrase);
-  return new RegExp(`(?<![a-z0-9])(?:${phrases.join('|')})(?![a-z0-9])`, 'g');
+  const source = `(?<![a-z0-9])(?:${phrases.map((phrase) => phrase.body).join('|')})(?![a-z0-9])`;
+  const anchors = phrases.every((phrase) => phrase.anchors !== null) ? phrases.flatMap((phrase) => phrase.anchors ?? []) : null;
+  return { id: nextPatternId++, regex: new RegExp(source, 'g'), sticky: new RegExp(source, 'y'), anchors };
 }
 
 export function compileEntries(entries: readonly LexiconEntry[]): CompiledEntry[] {
-  return entries.map(([pattern, weight, negatable]) => ({
-    regex: compilePattern(pattern),
+  return entries.map(([source, weight, negatable]) => ({
+    pattern: compilePattern(source),
     weight,
     negatable: negatable === true,
-    pattern,
+    source,
   }));
-}
-
-/** Start offsets of every match; regexes are global so lastIndex is reset here. */
-export function matchOffsets(regex: RegExp, canonical: string): number[] {
-  const offsets: number[] = [];
-  for (const match of canonical.matchAll(regex)) {
-    offsets.push(match.index ?? 0);
-  }
-  return offsets;
-}
-
-/** True when any of the patterns occurs in the canonical text. */
-export function anyMatch(regexes: readonly RegExp[], canonical: string): boolean {
-  return regexes.some((regex) => matchOffsets(regex, canonical).length > 0);
 }
 
 /** Canonical form of a plain word list, for set lookups such as negators. */

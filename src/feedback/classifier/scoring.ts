@@ -1,5 +1,14 @@
-import { CLASS_LEXICONS, CONTRAST_REGEX, NEGATION_FILLERS, NEGATORS, SARCASM_REGEXES, SCORED_CLASSES, type ScoredClass } from './lexicon';
-import { type CompiledEntry, anyMatch, matchOffsets } from './patterns';
+import {
+  CLASS_LEXICONS,
+  CONTRAST_PATTERN,
+  NEGATION_FILLERS,
+  NEGATORS,
+  SARCASM_PATTERNS,
+  SCORED_CLASSES,
+  type ScoredClass,
+} from './lexicon';
+import { PatternIndex, type PatternScan } from './pattern-index';
+import type { CompiledEntry } from './patterns';
 
 export type ClassScores = Record<ScoredClass, number>;
 
@@ -20,21 +29,41 @@ export function emptyScores(): ClassScores {
   return { bug: 0, billing: 0, feature_request: 0, support: 0, praise: 0, other: 0 };
 }
 
-/** Looks back a few content words (same sentence only) for a negator. */
+// Every pattern the scorer runs, so one pass over the words serves them all.
+const INDEX = new PatternIndex([
+  ...Object.values(CLASS_LEXICONS)
+    .flat()
+    .map((entry) => entry.pattern),
+  ...SARCASM_PATTERNS,
+  CONTRAST_PATTERN,
+]);
+
+/**
+ * Looks back a few content words (same sentence only) for a negator. Walks
+ * the words backwards from the match instead of splitting everything before
+ * it: a long text has many matches and each split copied the whole prefix.
+ */
 function isNegated(canonical: string, offset: number): boolean {
-  const before = canonical.slice(0, offset).trim().split(' ').reverse();
+  let end = offset;
+  while (end > 0 && canonical.charCodeAt(end - 1) === 32) end -= 1;
   let seen = 0;
-  for (const token of before) {
+  while (end > 0) {
+    const start = canonical.lastIndexOf(' ', end - 1) + 1;
+    const token = canonical.slice(start, end);
     if (token === '.' || seen >= NEGATION_WINDOW) return false;
     if (NEGATORS.has(token)) return true;
     if (!NEGATION_FILLERS.has(token)) seen += 1;
+    end = start - 1;
   }
   return false;
 }
 
-function lastContrastOffset(canonical: string): number {
-  if (canonical.split(' ').length > CONTRAST_MAX_TOKENS) return -1;
-  const offsets = matchOffsets(CONTRAST_REGEX, canonical);
+function lastContrastOffset(canonical: string, scan: PatternScan): number {
+  let spaces = 0;
+  for (let i = canonical.indexOf(' '); i >= 0 && spaces < CONTRAST_MAX_TOKENS; i = canonical.indexOf(' ', i + 1)) spaces += 1;
+  // Words are single-space separated, so there is one more word than spaces.
+  if (spaces + 1 > CONTRAST_MAX_TOKENS) return -1;
+  const offsets = scan.offsets(CONTRAST_PATTERN);
   return offsets.length > 0 ? offsets[offsets.length - 1] : -1;
 }
 
@@ -42,8 +71,8 @@ function lastContrastOffset(canonical: string): number {
  * An entry counts once (its best occurrence) so that long texts repeating
  * a word do not drown out shorter, more specific phrases.
  */
-function entryContribution(entry: CompiledEntry, canonical: string, contrastAt: number): number {
-  const offsets = matchOffsets(entry.regex, canonical);
+function entryContribution(entry: CompiledEntry, canonical: string, scan: PatternScan, contrastAt: number): number {
+  const offsets = scan.offsets(entry.pattern);
   if (offsets.length === 0) return 0;
   if (entry.weight < 0) return entry.weight;
   let best = 0;
@@ -58,15 +87,16 @@ function entryContribution(entry: CompiledEntry, canonical: string, contrastAt: 
 /** Raw lexical evidence per class, before priors and cross-class rules. */
 export function scoreText(canonical: string): TextSignals {
   const scores = emptyScores();
-  const contrastAt = lastContrastOffset(canonical);
+  const scan = INDEX.scan(canonical);
+  const contrastAt = lastContrastOffset(canonical, scan);
   for (const cls of SCORED_CLASSES) {
     let total = 0;
     for (const entry of CLASS_LEXICONS[cls]) {
-      total += entryContribution(entry, canonical, contrastAt);
+      total += entryContribution(entry, canonical, scan, contrastAt);
     }
     scores[cls] = Math.max(0, total);
   }
-  return { scores, sarcasm: anyMatch(SARCASM_REGEXES, canonical) };
+  return { scores, sarcasm: SARCASM_PATTERNS.some((pattern) => scan.has(pattern)) };
 }
 
 const CURRENCY_AMOUNT = /[$€£]\s?\d|\d\s?(?:[$€£]|eur\b|usd\b|euros?\b|dollars?\b)/i;

@@ -1,6 +1,7 @@
+import { PatternIndex } from './pattern-index';
 import { compileEntries } from './patterns';
 import { SPAM_LEXICON } from './lexicon-spam';
-import { URL_PATTERN, canonicalize, foldText } from './normalize';
+import { canonicalizeFolded, countUrls, foldText, replaceUrls } from './normalize';
 
 /**
  * Spam is decided before intent scoring and overrides any category hint:
@@ -14,6 +15,7 @@ export interface SpamVerdict {
 }
 
 const SPAM_ENTRIES = compileEntries(SPAM_LEXICON);
+const SPAM_INDEX = new PatternIndex(SPAM_ENTRIES.map((entry) => entry.pattern));
 const LEXICAL_THRESHOLD = 4;
 
 // Runs of adjacent keys on common layouts (QWERTY, QWERTZ, AZERTY).
@@ -52,14 +54,27 @@ function isMashedWord(word: string): boolean {
 function isKeyboardMashing(words: readonly string[]): boolean {
   const letters = words.reduce((sum, word) => sum + word.length, 0);
   if (letters === 0) return false;
-  const mashed = words.filter(isMashedWord).reduce((sum, word) => sum + word.length, 0);
+  let mashed = 0;
+  let unmashed = 0;
+  for (const word of words) {
+    if (isMashedWord(word)) mashed += word.length;
+    else unmashed += word.length;
+    // Real prose settles it within a few words; testing the rest of a long message cannot change the answer.
+    if ((letters - unmashed) / letters < 0.6) return false;
+  }
   return mashed / letters >= 0.6;
 }
 
 /** The same few tokens repeated over and over ("lol lol lol ..."). */
 function isRepetitive(words: readonly string[]): boolean {
   if (words.length < 6) return false;
-  return new Set(words).size / words.length <= 0.25;
+  const distinct = new Set<string>();
+  for (const word of words) {
+    distinct.add(word);
+    // The count only grows: once past the bound, the rest of a long message cannot bring it back.
+    if (distinct.size / words.length > 0.25) return false;
+  }
+  return true;
 }
 
 /**
@@ -68,13 +83,14 @@ function isRepetitive(words: readonly string[]): boolean {
  */
 function isSymbolNoise(text: string): boolean {
   const compact = text.replace(/\s+/g, '');
-  if (compact.length < 5 || /\p{Extended_Pictographic}/u.test(compact)) return false;
-  if (/^(.)\1+$/u.test(compact)) return !LAUGH.test(compact.toLowerCase());
-  return !/[\p{L}\p{N}]/u.test(compact);
+  if (compact.length < 5) return false;
+  if (/^(.)\1+$/u.test(compact)) return !LAUGH.test(compact.toLowerCase()) && !/\p{Extended_Pictographic}/u.test(compact);
+  // Letters or digits settle it before the whole text is searched for an emoji.
+  return !/[\p{L}\p{N}]/u.test(compact) && !/\p{Extended_Pictographic}/u.test(compact);
 }
 
-function structuralJunk(text: string, urlCount: number): boolean {
-  const withoutUrls = foldText(text).replace(URL_PATTERN, ' ');
+function structuralJunk(text: string, folded: string, urlCount: number): boolean {
+  const withoutUrls = replaceUrls(folded, ' ');
   const words = withoutUrls.match(/[a-z]+/g) ?? [];
   if (urlCount > 0 && words.join('').length < 5) return true;
   return isSymbolNoise(text) || isKeyboardMashing(words) || isRepetitive(words);
@@ -86,26 +102,31 @@ function urlScore(urlCount: number): number {
   return urlCount === 1 ? 1 : 0;
 }
 
-function lexicalScore(text: string): number {
-  const canonical = canonicalize(text);
+function lexicalScore(text: string, canonical: string): number {
   let score = /\d+\s?%\s?off\b/i.test(text) ? 1.5 : 0;
+  const scan = SPAM_INDEX.scan(canonical);
   for (const entry of SPAM_ENTRIES) {
-    // search() ignores the global flag's lastIndex, keeping this stateless.
-    if (canonical.search(entry.regex) !== -1) score += entry.weight;
+    if (scan.has(entry.pattern)) score += entry.weight;
   }
   return score;
 }
 
-/** Promo vocabulary and link count, also a feature of the model below the rule's threshold. */
-export function spamEvidence(text: string): number {
-  return lexicalScore(text) + urlScore((foldText(text).match(URL_PATTERN) ?? []).length);
+/**
+ * Promo vocabulary and link count, also a feature of the model below the
+ * rule's threshold. A caller that already has the folded and canonical forms
+ * of `text` passes them, so that they are not computed again.
+ */
+export function spamEvidence(text: string, folded = foldText(text), canonical = canonicalizeFolded(folded)): number {
+  return lexicalScore(text, canonical) + urlScore(countUrls(folded));
 }
 
 /** Decides whether the text is junk; see SpamVerdict. */
 export function detectSpam(text: string): SpamVerdict {
-  const urlCount = (foldText(text).match(URL_PATTERN) ?? []).length;
-  if (structuralJunk(text, urlCount)) return { isSpam: true, strength: 0.97 };
-  const score = lexicalScore(text) + urlScore(urlCount);
+  // Folded once for every rule below: on a long message folding is a good part of the cost.
+  const folded = foldText(text);
+  const urls = countUrls(folded);
+  if (structuralJunk(text, folded, urls)) return { isSpam: true, strength: 0.97 };
+  const score = lexicalScore(text, canonicalizeFolded(folded)) + urlScore(urls);
   if (score < LEXICAL_THRESHOLD) return { isSpam: false, strength: 0 };
   return { isSpam: true, strength: Math.min(0.99, 0.5 + score * 0.05) };
 }

@@ -10,15 +10,8 @@ const EMPTY_SUMMARY = 'Empty feedback.';
 // Salutations carry no content; skipping them gets to the point faster.
 const GREETING_ONLY = /^(?:hi|hello|hey|dear|hola|bonjour|salut|hallo|ola|olá|oi|buenos dias|buenas|guten tag)\b[\s\w,!.'’-]{0,30}[,!.]?$/i;
 
-function splitSentences(text: string): string[] {
-  return (
-    text
-      // CJK full stops are not followed by a space, Latin ones are.
-      .split(/\r?\n+|(?<=[.!?])\s+|(?<=[。！？])/)
-      .map((sentence) => sentence.replace(/\s+/g, ' ').trim())
-      .filter((sentence) => sentence.length > 0)
-  );
-}
+// CJK full stops are not followed by a space, Latin ones are.
+const SENTENCE_BREAK = /\r?\n+|(?<=[.!?])\s+|(?<=[。！？])/;
 
 function isMeaningful(sentence: string): boolean {
   const letters = sentence.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
@@ -48,8 +41,13 @@ export function truncateAtWord(text: string, maxLength: number = SUMMARY_MAX_LEN
 
 /** First meaningful sentence, whitespace collapsed, never empty, no newlines. */
 export function summarize(text: string): string {
-  const sentences = splitSentences(text);
-  const chosen = sentences.find(isMeaningful) ?? sentences[0];
-  if (chosen === undefined) return EMPTY_SUMMARY;
-  return truncateAtWord(chosen);
+  let first: string | undefined;
+  // Sentences are tidied one at a time and only up to the chosen one: the answer is usually the first.
+  for (const piece of text.split(SENTENCE_BREAK)) {
+    const sentence = piece.replace(/\s+/g, ' ').trim();
+    if (sentence.length === 0) continue;
+    if (isMeaningful(sentence)) return truncateAtWord(sentence);
+    first ??= sentence;
+  }
+  return first === undefined ? EMPTY_SUMMARY : truncateAtWord(first);
 }

@@ -1,5 +1,5 @@
 import { SCORED_CLASSES } from '../lexicon';
-import { URL_PATTERN, canonicalize, collapseRepeatedLetters, foldText } from '../normalize';
+import { canonicalizeFolded, collapseRepeatedLetters, foldText, replaceEmails, replaceUrls } from '../normalize';
 import { addSurfaceCues, scoreText } from '../scoring';
 import { spamEvidence } from '../spam';
 
@@ -41,10 +41,12 @@ const SEED_SYMBOL = step(FNV_OFFSET, 0x73);
 const SEED_META = step(FNV_OFFSET, 0x6d);
 
 // U+0001 marks where a link or address was; no folded text keeps one otherwise.
-// eslint-disable-next-line no-control-regex
-const TOKEN = /[a-z0-9]+|[?!]|[$€£¥]|\p{Extended_Pictographic}|[.;:\n\r]|\u0001/gu;
-const EMAIL = /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g;
+const LINK = 0x01;
 const LINK_MARK = ' \u0001 ';
+const PICTOGRAPHIC = /^\p{Extended_Pictographic}$/u;
+const SPACE = 0x20;
+// The word being cut into n-grams, with its padding spaces (reused: one word at a time).
+const PADDED_WORD = new Uint16Array(MAX_WORD_FOR_NGRAMS + 2);
 
 function step(hash: number, code: number): number {
   return Math.imul(hash ^ code, FNV_PRIME);
@@ -53,6 +55,13 @@ function step(hash: number, code: number): number {
 function hashString(seed: number, text: string): number {
   let hash = seed;
   for (let i = 0; i < text.length; i += 1) hash = step(hash, text.charCodeAt(i));
+  return hash;
+}
+
+/** hashString over text[start, end) without cutting the substring out. */
+function hashRange(seed: number, text: string, start: number, end: number): number {
+  let hash = seed;
+  for (let i = start; i < end; i += 1) hash = step(hash, text.charCodeAt(i));
   return hash;
 }
 
@@ -67,17 +76,41 @@ function mix(hash: number): number {
 
 /** Folded text the features are read from; links and addresses become one marker. */
 export function featureText(text: string): string {
-  return collapseRepeatedLetters(foldText(text).replace(EMAIL, LINK_MARK).replace(URL_PATTERN, LINK_MARK));
+  return collapseRepeatedLetters(replaceUrls(replaceEmails(foldText(text), LINK_MARK), LINK_MARK));
 }
 
-function emitCharNgrams(word: string, mask: number, sink: FeatureSink): number {
-  const padded = ` ${word.length > MAX_WORD_FOR_NGRAMS ? word.slice(0, MAX_WORD_FOR_NGRAMS) : word} `;
+const LINK_HASH = hashString(SEED_SYMBOL, 'link');
+
+function isWordChar(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+}
+
+/** Punctuation that only ends a word run (no feature), as the tokenizer always treated it. */
+function isBreak(code: number): boolean {
+  return code === 0x2e || code === 0x3b || code === 0x3a || code === 0x0a || code === 0x0d;
+}
+
+/** ?, ! and the currency signs: each is a symbol feature of its own. */
+function isSymbol(code: number): boolean {
+  return code === 0x3f || code === 0x21 || code === 0x24 || code === 0x20ac || code === 0xa3 || code === 0xa5;
+}
+
+/**
+ * Character n-grams of one word padded with a space on each side, as if read
+ * from ` ${word} ` (cut to MAX_WORD_FOR_NGRAMS), without building that string.
+ */
+function emitCharNgrams(text: string, wordStart: number, wordEnd: number, mask: number, sink: FeatureSink): number {
+  const length = Math.min(wordEnd - wordStart, MAX_WORD_FOR_NGRAMS) + 2;
+  const padded = PADDED_WORD;
+  padded[0] = SPACE;
+  for (let k = 1; k < length - 1; k += 1) padded[k] = text.charCodeAt(wordStart + k - 1);
+  padded[length - 1] = SPACE;
   let emitted = 0;
-  for (let start = 0; start + MIN_NGRAM <= padded.length; start += 1) {
+  for (let start = 0; start + MIN_NGRAM <= length; start += 1) {
     let hash = SEED_CHAR;
-    const end = Math.min(padded.length, start + MAX_NGRAM);
+    const end = Math.min(length, start + MAX_NGRAM);
     for (let i = start; i < end; i += 1) {
-      hash = step(hash, padded.charCodeAt(i));
+      hash = step(hash, padded[i]);
       if (i - start + 1 >= MIN_NGRAM) {
         sink(mix(hash) & mask);
         emitted += 1;
@@ -88,35 +121,71 @@ function emitCharNgrams(word: string, mask: number, sink: FeatureSink): number {
 }
 
 /**
+ * Length in UTF-16 units of the emoji-like token at `index` (one code point
+ * of Extended_Pictographic), or 0. Only non-ASCII characters can be one.
+ */
+function pictographAt(text: string, index: number): number {
+  const code = text.charCodeAt(index);
+  if (code < 0x80) return 0;
+  const width = code >= 0xd800 && code <= 0xdbff && index + 1 < text.length && isLowSurrogate(text.charCodeAt(index + 1)) ? 2 : 1;
+  return PICTOGRAPHIC.test(text.slice(index, index + width)) ? width : 0;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/**
  * Calls `sink` with the bucket of every text feature occurrence (repeats
  * included) and returns how many there were, plus the number of words.
+ *
+ * Tokens, in the order they occur: word runs [a-z0-9]+, the symbols above,
+ * single emoji, the link marker; sentence punctuation only breaks bigrams;
+ * everything else is skipped. A hand-written scan instead of a tokenizing
+ * regex: a 5,000-character message has about a thousand tokens, and hashing
+ * them in place saves a match object and a substring for each.
  */
 export function extractTextFeatures(text: string, buckets: number, sink: FeatureSink): { features: number; words: number } {
   const mask = buckets - 1;
+  const folded = featureText(text);
   let features = 0;
   let words = 0;
   let previousWordHash = 0;
-  for (const match of featureText(text).matchAll(TOKEN)) {
-    const token = match[0];
-    const code = token.charCodeAt(0);
-    const isWord = (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
-    if (!isWord) {
-      previousWordHash = 0;
-      if (token === '.' || token === ';' || token === ':' || token === '\n' || token === '\r') continue;
-      sink(mix(hashString(SEED_SYMBOL, token === '\u0001' ? 'link' : token)) & mask);
+  let i = 0;
+  while (i < folded.length) {
+    const code = folded.charCodeAt(i);
+    if (isWordChar(code)) {
+      let end = i + 1;
+      while (end < folded.length && isWordChar(folded.charCodeAt(end))) end += 1;
+      words += 1;
+      const wordHash = hashRange(SEED_WORD, folded, i, end);
+      sink(mix(wordHash) & mask);
       features += 1;
+      if (previousWordHash !== 0) {
+        sink(mix(hashRange(step(SEED_BIGRAM, previousWordHash), folded, i, end)) & mask);
+        features += 1;
+      }
+      previousWordHash = wordHash;
+      // Words opening with a digit (numbers, versions) get no n-grams.
+      if (code >= 97) features += emitCharNgrams(folded, i, end, mask, sink);
+      i = end;
       continue;
     }
-    words += 1;
-    const wordHash = hashString(SEED_WORD, token);
-    sink(mix(wordHash) & mask);
-    features += 1;
-    if (previousWordHash !== 0) {
-      sink(mix(hashString(step(SEED_BIGRAM, previousWordHash), token)) & mask);
-      features += 1;
+    if (isBreak(code)) {
+      previousWordHash = 0;
+      i += 1;
+      continue;
     }
-    previousWordHash = wordHash;
-    if (code >= 97) features += emitCharNgrams(token, mask, sink);
+    const width = isSymbol(code) || code === LINK ? 1 : pictographAt(folded, i);
+    if (width === 0) {
+      // Anything else (spaces, other punctuation) is not a token and leaves the bigram chain intact.
+      i += 1;
+      continue;
+    }
+    previousWordHash = 0;
+    sink(mix(code === LINK ? LINK_HASH : hashRange(SEED_SYMBOL, folded, i, i + width)) & mask);
+    features += 1;
+    i += width;
   }
   return { features, words };
 }
@@ -143,14 +212,16 @@ const LEXICON_WINDOW = 400;
 export function lexiconFeatures(text: string, buckets: number): [number, number][] {
   const mask = buckets - 1;
   const window = text.length > LEXICON_WINDOW ? text.slice(0, LEXICON_WINDOW) : text;
-  const { scores, sarcasm } = scoreText(canonicalize(window));
+  const folded = foldText(window);
+  const canonical = canonicalizeFolded(folded);
+  const { scores, sarcasm } = scoreText(canonical);
   addSurfaceCues(scores, window);
   const out: [number, number][] = [];
   for (const cls of SCORED_CLASSES) {
     if (scores[cls] > 0) out.push([mix(hashString(SEED_META, `lex:${cls}`)) & mask, Math.log1p(scores[cls])]);
   }
   if (sarcasm) out.push([mix(hashString(SEED_META, 'lex:sarcasm')) & mask, 1]);
-  const promo = spamEvidence(window);
+  const promo = spamEvidence(window, folded, canonical);
   if (promo > 0) out.push([mix(hashString(SEED_META, 'lex:spam')) & mask, Math.log1p(promo)]);
   return out;
 }

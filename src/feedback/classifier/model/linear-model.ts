@@ -34,8 +34,17 @@ export class LinearModel {
   readonly classes: readonly string[];
   private readonly buckets: number;
   private readonly bias: Float64Array;
-  private readonly weights: Float32Array;
+  /** The quantized weights as shipped, bucket-major. */
+  private readonly weights: Int8Array;
+  /**
+   * The weight each quantized value stands for, per class: values[c * 256 + q + 128].
+   * A long message reads thousands of scattered buckets; one byte a weight
+   * keeps the table in the processor's cache where floats would not fit.
+   */
+  private readonly values: Float64Array;
   private readonly temperature: number;
+  /** Buckets of the message being read, reused between calls. */
+  private seen = new Int32Array(4096);
 
   constructor(model: SerializedModel) {
     this.classes = model.classes;
@@ -45,11 +54,12 @@ export class LinearModel {
     const raw = Buffer.from(model.weights, 'base64');
     const width = model.classes.length;
     if (raw.length !== model.buckets * width) throw new Error('Classifier weights do not match their declared shape');
-    this.weights = new Float32Array(raw.length);
-    for (let i = 0; i < raw.length; i += 1) {
-      // Stored as two's complement bytes.
-      const value = raw[i] > 127 ? raw[i] - 256 : raw[i];
-      this.weights[i] = value * model.scales[i % width];
+    // Stored as two's complement bytes.
+    this.weights = Int8Array.from(raw, (byte) => (byte > 127 ? byte - 256 : byte));
+    this.values = new Float64Array(width * 256);
+    for (let c = 0; c < width; c += 1) {
+      // Single precision, as the weights were always held: the sums stay bit for bit the same.
+      for (let q = -128; q < 128; q += 1) this.values[c * 256 + q + 128] = Math.fround(q * model.scales[c]);
     }
   }
 
@@ -57,21 +67,32 @@ export class LinearModel {
   logits(text: string, meta: MetaInput): { logits: Float64Array; words: number } {
     const width = this.classes.length;
     const textSum = new Float64Array(width);
-    const { weights } = this;
+    const { weights, values } = this;
+    let seen = this.seen;
+    let count = 0;
     const { features, words } = extractTextFeatures(text, this.buckets, (bucket) => {
-      const offset = bucket * width;
-      for (let c = 0; c < width; c += 1) textSum[c] += weights[offset + c];
+      if (count === seen.length) {
+        const grown = new Int32Array(seen.length * 2);
+        grown.set(seen);
+        seen = this.seen = grown;
+      }
+      seen[count++] = bucket;
     });
+    // Summed after the scan, in the order the features came, in one tight loop.
+    for (let k = 0; k < count; k += 1) {
+      const offset = seen[k] * width;
+      for (let c = 0; c < width; c += 1) textSum[c] += values[c * 256 + weights[offset + c] + 128];
+    }
     const logits = Float64Array.from(this.bias);
     const scale = features > 0 ? 1 / Math.sqrt(features) : 0;
     for (let c = 0; c < width; c += 1) logits[c] += textSum[c] * scale;
     for (const bucket of metaFeatures(meta, words, this.buckets)) {
       const offset = bucket * width;
-      for (let c = 0; c < width; c += 1) logits[c] += weights[offset + c];
+      for (let c = 0; c < width; c += 1) logits[c] += values[c * 256 + weights[offset + c] + 128];
     }
     for (const [bucket, value] of lexiconFeatures(text, this.buckets)) {
       const offset = bucket * width;
-      for (let c = 0; c < width; c += 1) logits[c] += weights[offset + c] * value;
+      for (let c = 0; c < width; c += 1) logits[c] += values[c * 256 + weights[offset + c] + 128] * value;
     }
     return { logits, words };
   }
