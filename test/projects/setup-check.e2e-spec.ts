@@ -41,6 +41,7 @@ describe('GET /v1/setup-check', () => {
             'webhooks',
             'waitlist_invites',
             'waitlist_resend_confirmation',
+            'unbranded_widget',
           ],
           upgrade_url: `https://launch.test/dashboard/billing?project=${project.id}&plan=indie`,
           changelog_public_url: 'https://launch.test/changelog/acme-free',
