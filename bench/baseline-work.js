@@ -28,6 +28,7 @@ const { signupDraft, placeSignup, compactSource } = dist('waitlist/signup-row');
 const { issueConfirmationTokens, confirmUrl, unsubscribeUrl } = dist('waitlist/email-tokens');
 const { signupCreatedData } = dist('waitlist/signup-event');
 const { confirmationEmail } = dist('waitlist/waitlist-emails');
+const { readTemplateText } = dist('email-templates/email-templates.queries');
 const { oneClickUnsubscribe } = dist('common/email-links/link-tokens');
 const { referralLink, normalizeReferralCode } = dist('waitlist/referral');
 const { toSignupResultDto } = dist('waitlist/dto/signup-result.dto');
@@ -197,6 +198,7 @@ class BaselineWork {
     return this.transaction(async (em, afterCommit) => {
       const now = clock.now();
       const metadata = input.metadata ?? {};
+      const template = await readTemplateText(em, project.id, 'waitlist_confirmation');
       const referrerId = input.referrer_code ? await creditReferrer(em, project.id, normalizeReferralCode(input.referrer_code)) : null;
       await this.contacts.upsertContact(em, project.id, {
         email,
@@ -214,13 +216,16 @@ class BaselineWork {
       await this.outbox.record(em, project.id, 'waitlist.signup.created', signupCreatedData(signup));
       const link = referralLink(publicBaseUrl, project.slug, signup.referralCode);
       const unsubscribe = unsubscribeUrl(publicBaseUrl, tokens.unsubscribe);
-      const rendered = confirmationEmail({
-        projectName: project.name,
-        position: signup.position,
-        confirmUrl: confirmUrl(publicBaseUrl, tokens.confirm),
-        unsubscribeUrl: unsubscribe,
-        referralLink: link,
-      });
+      const rendered = confirmationEmail(
+        {
+          projectName: project.name,
+          position: signup.position,
+          confirmUrl: confirmUrl(publicBaseUrl, tokens.confirm),
+          unsubscribeUrl: unsubscribe,
+          referralLink: link,
+        },
+        template,
+      );
       const mailId = await this.insertMail(em, {
         projectId: project.id,
         kind: 'waitlist.confirmation',

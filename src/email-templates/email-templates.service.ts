@@ -1,3 +1,4 @@
+import { readTemplateText } from './email-templates.queries';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
@@ -93,9 +94,8 @@ export class EmailTemplatesService {
   }
 
   /** The project's own text for an email, or null for the default; read in the sender's transaction. */
-  async templateFor(em: EntityManager, projectId: string, name: EmailTemplateName): Promise<EmailTemplateText | null> {
-    const row = await this.findRow(em, projectId, name);
-    return row ? { subject: row.subject, body: row.body } : null;
+  templateFor(em: EntityManager, projectId: string, name: EmailTemplateName): Promise<EmailTemplateText | null> {
+    return readTemplateText(em, projectId, name);
   }
 
   private findRow(em: EntityManager, projectId: string, name: EmailTemplateName): Promise<EmailTemplateEntity | null> {

@@ -170,6 +170,8 @@ export class SignupsService {
   ): Promise<SignupResultDto> {
     const now = this.clock.now();
     const metadata = input.metadata ?? {};
+    // Before any lock: the counter row below is held from its statement to commit.
+    const template = await this.mailer.confirmationTemplate(em, project.id);
     const referrerId = input.referrer_code ? await creditReferrer(em, project.id, normalizeReferralCode(input.referrer_code)) : null;
     await this.contacts.upsertContact(em, project.id, {
       email: input.email,
@@ -186,7 +188,7 @@ export class SignupsService {
     // The counter row is locked from here to commit: this statement, the event, the email.
     const signup = placeSignup(draft, await insertAtNextPosition(em, draft, tokens.rows));
     await this.outbox.record(em, project.id, 'waitlist.signup.created', signupCreatedData(signup));
-    await this.mailer.queueConfirmation(em, project, signup, tokens);
+    await this.mailer.queueConfirmation(em, project, signup, tokens, template);
     return toSignupResultDto(signup, referralLink(this.config.publicBaseUrl, project.slug, signup.referralCode), project.plan);
   }
 }

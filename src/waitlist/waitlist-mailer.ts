@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { oneClickUnsubscribe } from '../common/email-links/link-tokens';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import type { EmailTemplateText } from '../email-templates/email-template-catalog';
 import { EmailTemplatesService } from '../email-templates/email-templates.service';
 import { MailService } from '../infra/mail/mail.service';
 import type { ProjectRef } from '../projects/project-ref';
@@ -34,9 +35,11 @@ export class WaitlistMailer {
     project: MailProject,
     signup: WaitlistSignupEntity,
     tokens: ConfirmationTokens,
+    // Read beforehand by a caller that holds a lock meanwhile (a new signup holds the position counter).
+    preread?: EmailTemplateText | null,
   ): Promise<void> {
     const base = this.config.publicBaseUrl;
-    const template = await this.templates.templateFor(em, project.id, 'waitlist_confirmation');
+    const template = preread !== undefined ? preread : await this.confirmationTemplate(em, project.id);
     const email = confirmationEmail(
       {
         projectName: project.name,
@@ -49,6 +52,11 @@ export class WaitlistMailer {
     );
     const headers = oneClickUnsubscribe(unsubscribeUrl(base, tokens.unsubscribe));
     await this.mail.queueMail(em, { projectId: project.id, kind: 'waitlist.confirmation', to: signup.email, headers, ...email });
+  }
+
+  /** The project's confirmation text, or null for the default. */
+  confirmationTemplate(em: EntityManager, projectId: string): Promise<EmailTemplateText | null> {
+    return this.templates.templateFor(em, projectId, 'waitlist_confirmation');
   }
 
   /** One invite email per person, each with its own unsubscribe token (all stored in one statement). */
