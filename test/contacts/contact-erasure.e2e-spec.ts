@@ -1,3 +1,4 @@
+import { seedEntry } from '../support/changelog-seed';
 import { ContactErasureEntity } from '../../src/contacts/erasure/entities/contact-erasure.entity';
 import { signUp } from '../dashboard/dashboard-support';
 import { TestIdentityProvider } from '../support/identity-provider';
@@ -40,6 +41,18 @@ describe('Contact detail and erasure', () => {
       pid,
       userId,
     ]);
+    // The changelog widget: an entry they were shown and their reaction beside someone else's.
+    const entry = await seedEntry(t, pid);
+    await t.db.manager.query('INSERT INTO changelog_readers (entry_id, user_id, project_id, first_seen_at) VALUES ($1, $2, $3, now())', [
+      entry.id,
+      userId,
+      pid,
+    ]);
+    await t.db.manager.query(
+      `INSERT INTO changelog_reactions (entry_id, reactor, project_id, reaction, reacted_at) VALUES ($1, $2, $3, 'like', now()), ($1, 'c:browser-1', $3, 'like', now())`,
+      [entry.id, `u:${userId}`, pid],
+    );
+    await t.db.manager.query("INSERT INTO changelog_reaction_counts (entry_id, reaction, count) VALUES ($1, 'like', 2)", [entry.id]);
     await t.drainJobs();
     return identified.body.data.id;
   }
@@ -91,6 +104,8 @@ describe('Contact detail and erasure', () => {
           bell_users: 1,
           notification_recipients: 2, // of the own notification and of the group
           notifications: 1,
+          changelog_readers: 1,
+          changelog_reactions: 1,
           mail_messages: mailsBefore,
           events: expect.any(Number),
         },
@@ -98,6 +113,14 @@ describe('Contact detail and erasure', () => {
         erased_at: expect.any(String),
       });
       expect(res.body.data.removed.events).toBeGreaterThanOrEqual(1);
+      // The other person's reaction still counts; theirs is gone from the total.
+      expect(
+        await count(
+          'SELECT sum(count)::int AS n FROM changelog_reaction_counts c JOIN changelog_entries e ON e.id = c.entry_id WHERE e.project_id = $1',
+          [pid],
+        ),
+      ).toBe(1);
+      expect(await count("SELECT count(*)::int AS n FROM changelog_reactions WHERE project_id = $1 AND reactor LIKE 'u:%'", [pid])).toBe(0);
 
       const left = async (projectId: string) => ({
         contacts: await count('SELECT count(*)::int AS n FROM contacts WHERE project_id = $1 AND (email = $2 OR user_id = $3)', [

@@ -17,6 +17,8 @@ export interface ErasureCounts {
   bell_users: number;
   notification_recipients: number;
   notifications: number;
+  changelog_readers: number;
+  changelog_reactions: number;
   mail_messages: number;
   events: number;
 }
@@ -55,6 +57,17 @@ const BY_USER_ID: Statement[] = [
   ['bell_users', 'DELETE FROM bell_users WHERE project_id = $1 AND user_id = $2'],
   // Notifications addressed to this one person; broadcasts and groups stay (they name nobody).
   ['notifications', 'DELETE FROM notifications WHERE project_id = $1 AND user_id = $2'],
+  // What the changelog widget knows of them: entries they were shown, and their reactions (the
+  // counts those reactions added go too, so totals stay the number of people holding one).
+  ['changelog_readers', 'DELETE FROM changelog_readers WHERE project_id = $1 AND user_id = $2'],
+  [
+    'changelog_reactions',
+    `WITH gone AS (DELETE FROM changelog_reactions WHERE project_id = $1 AND reactor = 'u:' || $2::text RETURNING entry_id, reaction),
+     counted AS (UPDATE changelog_reaction_counts c SET count = c.count - g.n
+       FROM (SELECT entry_id, reaction, count(*)::int AS n FROM gone GROUP BY 1, 2) g
+       WHERE c.entry_id = g.entry_id AND c.reaction = g.reaction RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+  ],
 ];
 
 export interface ErasedPerson {
@@ -83,6 +96,8 @@ export async function erasePerson(em: EntityManager, projectId: string, person: 
     bell_users: 0,
     notification_recipients: 0,
     notifications: 0,
+    changelog_readers: 0,
+    changelog_reactions: 0,
     mail_messages: 0,
     events: 0,
   };
@@ -100,7 +115,10 @@ export async function erasePerson(em: EntityManager, projectId: string, person: 
 }
 
 async function affected(em: EntityManager, sql: string, params: unknown[]): Promise<number> {
+  const result: unknown = await em.query(sql, params);
+  // A statement that counts for itself (a CTE ending in `SELECT … AS n`) answers one row.
+  const [first] = result as { n?: unknown }[];
+  if (!Array.isArray(first) && typeof first?.n === 'number') return first.n;
   // TypeORM answers DELETE and UPDATE with [rows, affected count].
-  const result = (await em.query(sql, params)) as [unknown[], number];
-  return result[1];
+  return (result as [unknown[], number])[1];
 }

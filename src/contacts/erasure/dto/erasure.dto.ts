@@ -28,6 +28,12 @@ export class ErasureRemovedDto {
   @ApiProperty(count('Notifications addressed to the user id alone, deleted.'))
   notifications: number;
 
+  @ApiProperty(count('Changelog entries the user id was shown (widget reads), deleted.'))
+  changelog_readers: number;
+
+  @ApiProperty(count('Changelog reactions of the user id, deleted (and taken off the counts).'))
+  changelog_reactions: number;
+
   @ApiProperty(count('Emails sent or queued to the address, deleted (nothing more is sent).'))
   mail_messages: number;
 
