@@ -95,7 +95,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bench/**/*.js', '*.js', '*.mjs'],
+    files: ['bench/**/*.js', 'scripts/**/*.js', '*.js', '*.mjs'],
     languageOptions: { globals: { ...globals.node }, sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

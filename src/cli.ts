@@ -1,11 +1,11 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
-import { createContext, prepare } from './bootstrap';
+import { createContext, failStart, prepare } from './bootstrap';
 import { UsageError } from './common/cli/command';
 import { helpFor, parseCommand, runCommand, usage } from './cli/cli-commands';
+import { ProcessLifecycle } from './shutdown';
 
 /** The operator CLI (CONTRACT.md): one JSON object on stdout with --json, errors on stderr. */
-async function cli(argv: string[]): Promise<number> {
+async function cli(lifecycle: ProcessLifecycle, argv: string[]): Promise<number> {
   try {
     // Help needs no database: answered before anything starts.
     const help = helpFor(argv);
@@ -18,9 +18,9 @@ async function cli(argv: string[]): Promise<number> {
     process.stderr.write(`error: ${(error as UsageError).message}\n\n${usage()}\n`);
     return 2;
   }
-  Logger.overrideLogger(['error']);
-  const { config, embedded } = await prepare({ WORKERS: 'off', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
-  const context = await createContext({ ...config, logToStderr: true });
+  // Log lines go to stderr (warnings and errors only, unless LOG_LEVEL says otherwise): stdout is the command's.
+  const { config, embedded } = await prepare(lifecycle, { cli: true, overrides: { WORKERS: 'off', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' } });
+  const context = await createContext(config);
   try {
     return await runCommand(context, argv, {
       stdout: (text) => process.stdout.write(text),
@@ -32,9 +32,9 @@ async function cli(argv: string[]): Promise<number> {
   }
 }
 
-cli(process.argv.slice(2))
-  .then((code) => process.exit(code))
-  .catch((error: unknown) => {
-    process.stderr.write(`error: ${(error as Error).message}\n`);
-    process.exit(1);
-  });
+// A signal while a command runs lets it finish and close the embedded database (ProcessLifecycle).
+const lifecycle = new ProcessLifecycle();
+cli(lifecycle, process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => failStart(lifecycle, error),
+);

@@ -1,23 +1,37 @@
-import type { INestApplicationContext } from '@nestjs/common';
+import { type INestApplicationContext, Logger } from '@nestjs/common';
 import { ProvisioningService } from './auth/provisioning.service';
 import { ProjectsService } from './projects/projects.service';
 
+export interface DemoBanner {
+  /** Writes the keys to stdout: once, after the server listens, so that they stay on screen. */
+  print(): void;
+}
+
 /**
- * `npm start` on an empty embedded database creates a demo project (Builder plan) and prints its
- * keys once, so a new user can call the API at once.
+ * `npm start` on an empty embedded database creates a demo project (Builder plan) and returns the
+ * banner with its keys, shown once. On later starts it logs how to find projects and make a key
+ * instead, since the keys are not stored in a form that can be shown again.
  */
-export async function seedDemoProject(app: INestApplicationContext, publicBaseUrl: string): Promise<void> {
-  if ((await app.get(ProjectsService).countProjects()) > 0) return;
+export async function seedDemoProject(app: INestApplicationContext, publicBaseUrl: string): Promise<DemoBanner | null> {
+  const projects = app.get(ProjectsService);
+  if ((await projects.countProjects()) > 0) {
+    const slug = (await projects.findBySlug('demo')) ? 'demo' : '<slug>';
+    new Logger('Demo').log(
+      `The demo keys were shown on the first start only. List projects: npm run -s cli -- project:list; ` +
+        `make a new key: npm run -s cli -- key:create --project ${slug} --type secret (works while the server runs)`,
+    );
+    return null;
+  }
   const demo = await app.get(ProvisioningService).createProjectWithKeys({ name: 'Demo', slug: 'demo', plan: 'builder' });
-  process.stdout.write(
-    [
-      '',
-      'Demo project created. The keys are shown once; keep them.',
-      `  project:         ${demo.project.id} (slug "${demo.project.slug}", plan builder)`,
-      `  secret key:      ${demo.secretKey}`,
-      `  publishable key: ${demo.publishableKey}`,
-      `  try:             curl -H "Authorization: Bearer ${demo.secretKey}" ${publicBaseUrl}/v1/setup-check`,
-      '',
-    ].join('\n') + '\n',
-  );
+  const banner = [
+    '',
+    'Demo project created. The keys are shown once; keep them.',
+    `  project:         ${demo.project.id} (slug "${demo.project.slug}", plan builder)`,
+    `  secret key:      ${demo.secretKey}`,
+    `  publishable key: ${demo.publishableKey}`,
+    `  try:             curl -H "Authorization: Bearer ${demo.secretKey}" ${publicBaseUrl}/v1/setup-check`,
+    `  lost them?       npm run -s cli -- key:create --project demo --type secret`,
+    '',
+  ].join('\n');
+  return { print: () => process.stdout.write(`${banner}\n`) };
 }

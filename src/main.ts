@@ -1,20 +1,24 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { createHttpApp, prepare } from './bootstrap';
-import { closeOnSignals } from './shutdown';
+import { createHttpApp, failStart, flushLogs, prepare } from './bootstrap';
+import { ProcessLifecycle } from './shutdown';
 import { seedDemoProject } from './demo-seed';
 
 /** The API server; it also runs the job workers unless WORKERS=off. */
-async function main(): Promise<void> {
-  const { config, embedded } = await prepare();
+async function main(lifecycle: ProcessLifecycle): Promise<void> {
+  const { config, embedded } = await prepare(lifecycle, { share: true });
+  await lifecycle.checkpoint();
   const app = await createHttpApp(config);
-  closeOnSignals(app, embedded, config.deadlines.shutdownGraceMs);
-  if (embedded) await seedDemoProject(app, config.publicBaseUrl);
+  lifecycle.holdApp(app, config.deadlines.shutdownGraceMs);
+  await lifecycle.checkpoint();
+  const demo = embedded ? await seedDemoProject(app, config.publicBaseUrl) : null;
   await app.listen(config.port);
   new Logger('Main').log(`Launch Service listening on ${config.publicBaseUrl} (port ${config.port}); docs at /docs`);
+  // JSON lines wait in pino's buffer until it fills: the start-up lines are written out now, and
+  // the demo banner after them, so that it stays on screen.
+  await flushLogs();
+  demo?.print();
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`Launch Service failed to start: ${(error as Error).stack ?? String(error)}\n`);
-  process.exit(1);
-});
+const lifecycle = new ProcessLifecycle();
+main(lifecycle).catch((error: unknown) => failStart(lifecycle, error));

@@ -118,23 +118,75 @@ export async function shutDown(
   await embedded?.stop();
 }
 
-/** Call before listening. SIGTERM and SIGINT shut down in order once (a second signal is ignored), then exit 0. */
-export function closeOnSignals(app: INestApplication | INestApplicationContext, embedded: EmbeddedPostgres | null, graceMs: number): void {
-  const server = httpServerOf(app);
-  const http = server ? trackRequests(server) : null;
-  let closing = false;
-  const close = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    logger.log(`${signal} received: finishing requests in flight, then closing`);
-    shutDown(app, embedded, graceMs, http).then(
-      () => process.exit(0),
+/**
+ * Signals and the order of closing for one process, from its first line on. A signal that arrives
+ * while the process starts is kept until the current step ends (killing PGlite mid-write could
+ * damage the data files); later signals only say that the process is still closing. The embedded
+ * database is always closed, and its lock file released, before the process exits.
+ */
+export class ProcessLifecycle {
+  private app: INestApplication | INestApplicationContext | null = null;
+  private http: HttpDrain | null = null;
+  private embedded: EmbeddedPostgres | null = null;
+  private graceMs = 0;
+  private signal: string | null = null;
+  private stopping: Promise<never> | null = null;
+
+  constructor() {
+    process.on('SIGINT', () => this.onSignal('SIGINT'));
+    process.on('SIGTERM', () => this.onSignal('SIGTERM'));
+  }
+
+  /** The embedded database this process started: closed last. */
+  holdEmbedded(embedded: EmbeddedPostgres | null): void {
+    this.embedded = embedded;
+  }
+
+  /** Call before listening: from here on a signal drains requests and jobs first. */
+  holdApp(app: INestApplication | INestApplicationContext, graceMs: number): void {
+    const server = httpServerOf(app);
+    this.app = app;
+    this.http = server ? trackRequests(server) : null;
+    this.graceMs = graceMs;
+  }
+
+  /** Between start-up steps: when a signal came meanwhile, closes what has started and exits 0. */
+  async checkpoint(): Promise<void> {
+    if (this.signal) await this.stop(0);
+  }
+
+  /** Closes in order (shutDown), then exits with `code`; the embedded database is closed whatever fails. */
+  stop(code: number): Promise<never> {
+    this.stopping ??= this.close().then(
+      () => process.exit(code),
       (error: unknown) => {
-        process.stderr.write(`Shutdown failed: ${(error as Error).stack ?? String(error)}\n`);
-        process.exit(1);
+        logger.error({ msg: 'shutdown failed', err: error });
+        return process.exit(1);
       },
     );
-  };
-  process.on('SIGINT', () => close('SIGINT'));
-  process.on('SIGTERM', () => close('SIGTERM'));
+    return this.stopping;
+  }
+
+  private async close(): Promise<void> {
+    try {
+      if (this.app) await shutDown(this.app, null, this.graceMs, this.http);
+    } finally {
+      await this.embedded?.stop();
+    }
+    logger.log(this.embedded ? 'closed, the embedded database last' : 'closed');
+  }
+
+  private onSignal(signal: string): void {
+    if (this.signal) {
+      logger.warn(`${signal} again: still closing${this.embedded ? ' (the embedded database closes last)' : ''}; the process exits by itself`);
+      return;
+    }
+    this.signal = signal;
+    if (!this.app) {
+      logger.log(`${signal} received while starting: stopping once the current step is done`);
+      return;
+    }
+    logger.log(`${signal} received: finishing requests in flight, then closing`);
+    void this.stop(0);
+  }
 }

@@ -1,17 +1,17 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { createContext, prepare } from './bootstrap';
-import { closeOnSignals } from './shutdown';
+import { createContext, failStart, prepare } from './bootstrap';
+import { ProcessLifecycle } from './shutdown';
 
 /** Job workers only (deliveries, scheduled publishing, emails, retention), scaled apart from the API. */
-async function worker(): Promise<void> {
-  const { config, embedded } = await prepare({ WORKERS: 'on' });
+async function worker(lifecycle: ProcessLifecycle): Promise<void> {
+  const { config } = await prepare(lifecycle, { overrides: { WORKERS: 'on' } });
+  await lifecycle.checkpoint();
   const context = await createContext(config);
-  closeOnSignals(context, embedded, config.deadlines.shutdownGraceMs);
+  lifecycle.holdApp(context, config.deadlines.shutdownGraceMs);
+  await lifecycle.checkpoint();
   new Logger('Worker').log('Launch Service workers running');
 }
 
-worker().catch((error: unknown) => {
-  process.stderr.write(`Launch Service worker failed to start: ${(error as Error).stack ?? String(error)}\n`);
-  process.exit(1);
-});
+const lifecycle = new ProcessLifecycle();
+worker(lifecycle).catch((error: unknown) => failStart(lifecycle, error));

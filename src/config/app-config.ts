@@ -5,6 +5,27 @@ import { parseDurationList } from './durations';
 import { Env, parseOriginList } from './env';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type LogFormat = 'json' | 'pretty';
+
+/** The npm scripts a person runs in a terminal. */
+const INTERACTIVE_SCRIPTS = new Set(['start', 'start:dev']);
+
+export interface ProcessKind {
+  /** The operator CLI: logs on stderr (its stdout is the command's output), readable in a terminal. */
+  readonly cli?: boolean;
+  /** True when this process's log (stdout; stderr for the CLI) is a terminal. */
+  readonly terminal?: boolean;
+}
+
+/**
+ * LOG_FORMAT when set; otherwise pretty only for a person at a terminal (CONTRACT.md): `npm start`
+ * or the CLI. `node dist/main.js`, containers and piped output keep JSON for log shippers.
+ */
+export function logFormatOf(source: Record<string, string | undefined>, kind: ProcessKind = {}): LogFormat {
+  if (source.LOG_FORMAT === 'json' || source.LOG_FORMAT === 'pretty') return source.LOG_FORMAT;
+  if (!kind.terminal) return 'json';
+  return kind.cli || INTERACTIVE_SCRIPTS.has(source.npm_lifecycle_event ?? '') ? 'pretty' : 'json';
+}
 
 /** The typed, frozen configuration every module reads. Built once from the environment. */
 export interface AppConfig {
@@ -23,6 +44,7 @@ export interface AppConfig {
   readonly turnstile: { readonly secret: string | null; readonly verifyUrl: string; readonly siteKey: string | null };
   readonly webhooks: { readonly retryDelaysMs: readonly number[]; readonly timeoutMs: number; readonly allowInsecureUrls: boolean };
   readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
   /** The operator CLI logs to stderr so its stdout stays one JSON object. */
   readonly logToStderr: boolean;
   readonly workers: boolean;
@@ -102,7 +124,7 @@ function parseTrustProxy(value: string | undefined): boolean | number {
 }
 
 /** Reads only the variables of CONTRACT.md (plus WORKERS and QUEUE_PREFIX); empty strings count as unset. */
-export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
+export function loadConfig(source: Record<string, string | undefined> = process.env, kind: ProcessKind = {}): AppConfig {
   const raw: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries(source)) if (value !== undefined && value !== '') raw[key] = value;
   const env = plainToInstance(Env, raw, { excludeExtraneousValues: false });
@@ -134,7 +156,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       allowInsecureUrls: env.WEBHOOK_ALLOW_INSECURE_URLS === 'true',
     },
     logLevel: (env.LOG_LEVEL ?? 'info') as LogLevel,
-    logToStderr: false,
+    logFormat: logFormatOf(raw, kind),
+    logToStderr: kind.cli === true,
     workers: env.WORKERS !== 'off',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     browserRateLimit: env.BROWSER_RATE_LIMIT ?? null,

@@ -157,6 +157,11 @@ export class Env {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
 
+  /** `json` for log shippers, `pretty` for people; unset: pretty only under `npm start` in a terminal. */
+  @IsOptional()
+  @IsIn(['json', 'pretty'])
+  LOG_FORMAT?: string;
+
   @IsOptional()
   @IsIn(['on', 'off'])
   WORKERS?: string;

@@ -1,16 +1,28 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
 import type { AppConfig } from '../../config/app-config';
+import { prettyStream } from './pretty-stream';
+
+export type LogSettings = Pick<AppConfig, 'logLevel' | 'logToStderr'> & Partial<Pick<AppConfig, 'logFormat'>>;
 
 /**
- * One pino logger per process. Lines are buffered and written asynchronously (pino flushes the
- * buffer when the process exits), so a request never waits on a write system call. Keys, tokens,
- * hashes and bodies are never logged: callers pass only what they mean to show.
+ * One pino logger per process. JSON lines are buffered and written asynchronously (pino flushes
+ * the buffer when the process exits), so a request never waits on a write system call. Keys,
+ * tokens, hashes and bodies are never logged: callers pass only what they mean to show.
  */
-export function createRootLogger(config: Pick<AppConfig, 'logLevel' | 'logToStderr'>, destination?: pino.DestinationStream): Logger {
-  const target = destination ?? pino.destination({ dest: config.logToStderr ? 2 : 1, sync: false, minLength: 4096 });
+export function createRootLogger(config: LogSettings, destination?: pino.DestinationStream): Logger {
+  const fd = config.logToStderr ? 2 : 1;
+  const target =
+    destination ?? (config.logFormat === 'pretty' ? prettyStream(fd) : pino.destination({ dest: fd, sync: false, minLength: 4096 }));
   return pino({ level: config.logLevel, base: { pid: process.pid } }, target);
 }
+
+/**
+ * Nest's start-up narration (every module initialised, every route mapped) is written at debug:
+ * at info it pushes the demo banner off the screen. ExceptionHandler repeats a start-up failure
+ * that main.ts, worker.ts and cli.ts already log once, as one line.
+ */
+const DEBUG_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication', 'ExceptionHandler']);
 
 type NestLevel = 'log' | 'error' | 'warn' | 'debug' | 'verbose' | 'fatal';
 const PINO_LEVEL: Record<NestLevel, pino.Level> = {
@@ -50,10 +62,10 @@ export class PinoNestLogger implements LoggerService {
   }
 
   private write(level: NestLevel, message: unknown, rest: unknown[]): void {
-    const pinoLevel = PINO_LEVEL[level];
-    if (!this.root.isLevelEnabled(pinoLevel)) return;
     // Nest passes the context last; for errors the stack comes before it.
     const context = typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
+    const pinoLevel = context !== undefined && DEBUG_CONTEXTS.has(context) ? 'debug' : PINO_LEVEL[level];
+    if (!this.root.isLevelEnabled(pinoLevel)) return;
     const stack = level === 'error' && rest.length === 2 && typeof rest[0] === 'string' ? rest[0] : undefined;
     if (message instanceof Error) {
       this.root[pinoLevel]({ context, err: message }, message.message);

@@ -21,6 +21,11 @@ export interface EmbeddedPostgresOptions {
    */
   readonly template?: string;
   readonly maxConnections?: number;
+  /**
+   * Records the database's loopback address in the lock file, so that the operator CLI can work
+   * through this process while it runs (the API server does; short-lived holders do not).
+   */
+  readonly share?: boolean;
 }
 
 const LOCK_FILE = 'embedded.lock';
@@ -34,20 +39,57 @@ function processIsAlive(pid: number): boolean {
   }
 }
 
-/** One process at a time may open the data folder; a second PGlite on the same files corrupts them. */
-function claimDataDir(dataDir: string): () => void {
+/** What the lock file records: the process holding the data folder, and where it serves it. */
+export interface EmbeddedLock {
+  readonly pid: number;
+  /** Set when the holder shares its database (the API server): other local processes may connect here. */
+  readonly url?: string;
+}
+
+/** The live process holding the embedded database in `dataDir`, or null when none does. */
+export function embeddedLockHolder(dataDir: string): EmbeddedLock | null {
+  let lock: EmbeddedLock;
+  try {
+    lock = JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')) as EmbeddedLock;
+  } catch {
+    return null;
+  }
+  const pid = Number(lock.pid);
+  if (!Number.isInteger(pid) || pid === process.pid || !processIsAlive(pid)) return null;
+  return { pid, ...(typeof lock.url === 'string' ? { url: lock.url } : {}) };
+}
+
+export class EmbeddedDatabaseInUse extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly holder: EmbeddedLock,
+  ) {
+    super(
+      `The embedded database in ${dataDir} is in use by process ${holder.pid}. Stop that process first (Ctrl-C in its terminal, or kill -INT ${holder.pid}), or set DATABASE_URL to share a PostgreSQL server.`,
+    );
+    this.name = 'EmbeddedDatabaseInUse';
+  }
+}
+
+/**
+ * One process at a time may open the data folder; a second PGlite on the same files corrupts them.
+ * The lock is removed when the database closes, and at the latest when the process exits.
+ */
+function claimDataDir(dataDir: string): { publish(url: string): void; release(): void } {
   mkdirSync(dataDir, { recursive: true });
   const lockPath = join(dataDir, LOCK_FILE);
-  if (existsSync(lockPath)) {
-    const holder = Number(JSON.parse(readFileSync(lockPath, 'utf8')).pid);
-    if (holder !== process.pid && processIsAlive(holder)) {
-      throw new Error(
-        `The embedded database in ${dataDir} is in use by process ${holder}. Stop that process first, or set DATABASE_URL to share a PostgreSQL server.`,
-      );
-    }
-  }
+  const holder = embeddedLockHolder(dataDir);
+  if (holder) throw new EmbeddedDatabaseInUse(dataDir, holder);
   writeFileSync(lockPath, JSON.stringify({ pid: process.pid }));
-  return () => rmSync(lockPath, { force: true });
+  const release = () => rmSync(lockPath, { force: true });
+  process.once('exit', release);
+  return {
+    publish: (url) => writeFileSync(lockPath, JSON.stringify({ pid: process.pid, url })),
+    release() {
+      process.removeListener('exit', release);
+      release();
+    },
+  };
 }
 
 const servedUrls = new Set<string>();
@@ -70,7 +112,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const inMemory = options.dataDir === 'memory';
   if (options.template && !inMemory) throw new Error('A template can only seed an in-memory embedded database');
   const loadDataDir = options.template ? new Blob([await readFile(options.template)]) : undefined;
-  const release = inMemory ? () => undefined : claimDataDir(options.dataDir);
+  const lock = inMemory ? null : claimDataDir(options.dataDir);
   const db = await PGlite.create({ dataDir: inMemory ? 'memory://' : join(options.dataDir, 'pg'), loadDataDir });
   const server = new PGLiteSocketServer({
     db: guardExtendedProtocol(db),
@@ -82,6 +124,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const url = `postgres://postgres@${server.getServerConn()}/postgres`;
   new Logger('EmbeddedPostgres').log(`Embedded PostgreSQL ${inMemory ? 'in memory' : `in ${options.dataDir}`} at ${url}`);
   servedUrls.add(url);
+  if (options.share) lock?.publish(url);
   return {
     url,
     async saveTo(path) {
@@ -92,7 +135,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       servedUrls.delete(url);
       await server.stop();
       await db.close();
-      release();
+      lock?.release();
     },
   };
 }

@@ -1,0 +1,27 @@
+// `npm run start:dev`: tsc recompiles on every change and node restarts the server when dist/
+// changes. The server shuts down in order on each restart (SIGTERM), so the embedded database is
+// closed and its lock released before the next one opens it.
+const { spawn, spawnSync } = require('node:child_process');
+const { join } = require('node:path');
+
+const ROOT = join(__dirname, '..');
+const built = spawnSync(process.execPath, [join(__dirname, 'build-if-stale.js')], { cwd: ROOT, stdio: 'inherit' });
+if (built.status !== 0) process.exit(built.status ?? 1);
+
+const tsc = spawn(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--watch', '--preserveWatchOutput'], {
+  cwd: ROOT,
+  stdio: ['ignore', 2, 2],
+});
+const server = spawn(process.execPath, ['--watch-path=dist', '--max-semi-space-size=32', 'dist/main.js'], { cwd: ROOT, stdio: 'inherit' });
+
+// Ctrl-C reaches both children from the terminal; a signal sent to this process alone is passed on.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    tsc.kill(signal);
+    server.kill(signal);
+  });
+}
+server.on('exit', (code, signal) => {
+  tsc.kill('SIGTERM');
+  process.exit(code ?? (signal ? 1 : 0));
+});
