@@ -8,10 +8,14 @@ const ROOT = join(__dirname, '..');
 const built = spawnSync(process.execPath, [join(__dirname, 'build-if-stale.js')], { cwd: ROOT, stdio: 'inherit' });
 if (built.status !== 0) process.exit(built.status ?? 1);
 
-const tsc = spawn(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--watch', '--preserveWatchOutput'], {
-  cwd: ROOT,
-  stdio: ['ignore', 2, 2],
-});
+const tsc = spawn(
+  process.execPath,
+  [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--watch', '--preserveWatchOutput'],
+  {
+    cwd: ROOT,
+    stdio: ['ignore', 2, 2],
+  },
+);
 const server = spawn(process.execPath, ['--watch-path=dist', '--max-semi-space-size=32', 'dist/main.js'], { cwd: ROOT, stdio: 'inherit' });
 
 // Ctrl-C reaches both children from the terminal; a signal sent to this process alone is passed on.

@@ -49,7 +49,11 @@ export function flushLogs(): Promise<void> {
 function fallbackLogSettings(): LogSettings {
   const level = process.env.LOG_LEVEL ?? 'info';
   const valid = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(level);
-  return { logLevel: (valid ? level : 'info') as LogLevel, logToStderr: true, logFormat: logFormatOf(process.env, { cli: true, terminal: process.stderr.isTTY === true }) };
+  return {
+    logLevel: (valid ? level : 'info') as LogLevel,
+    logToStderr: true,
+    logFormat: logFormatOf(process.env, { cli: true, terminal: process.stderr.isTTY === true }),
+  };
 }
 
 function isAddressInUse(error: unknown): boolean {
@@ -113,13 +117,17 @@ async function checkBackends(config: AppConfig): Promise<void> {
  */
 export async function prepare(lifecycle: ProcessLifecycle, options: PrepareOptions = {}): Promise<Prepared> {
   const cli = options.cli === true;
-  let config = loadConfig({ ...process.env, ...options.overrides }, { cli, terminal: (cli ? process.stderr : process.stdout).isTTY === true });
+  let config = loadConfig(
+    { ...process.env, ...options.overrides },
+    { cli, terminal: (cli ? process.stderr : process.stdout).isTTY === true },
+  );
   Logger.overrideLogger(new PinoNestLogger(loggerFor(config)));
   if (config.insecureWebhookWarning) new Logger('Config').warn(config.insecureWebhookWarning);
   const shared = options.cli && config.embeddedDatabase ? await sharedEmbeddedDatabase(config.dataDir) : null;
   if (shared) config = withDatabaseUrl(config, shared);
   await checkBackends(config);
-  const embedded = config.embeddedDatabase && !shared ? await startEmbeddedPostgres({ dataDir: config.dataDir, share: options.share }) : null;
+  const embedded =
+    config.embeddedDatabase && !shared ? await startEmbeddedPostgres({ dataDir: config.dataDir, share: options.share }) : null;
   lifecycle.holdEmbedded(embedded);
   if (embedded) config = withDatabaseUrl(config, embedded.url);
   return { config: ensureEncryptionKey(config), embedded };
@@ -133,9 +141,14 @@ export async function prepare(lifecycle: ProcessLifecycle, options: PrepareOptio
 export function failStart(lifecycle: ProcessLifecycle, error: unknown): Promise<never> {
   const logger = processLogger ?? createRootLogger(fallbackLogSettings());
   if (error instanceof ConfigError) logger.fatal({ context: 'Config', problems: error.problems }, error.message.replace(/\n\s*/g, ' '));
-  else if (error instanceof StartupFailure) logger.fatal({ context: 'Startup', setting: error.setting, reason: error.reason }, error.message);
+  else if (error instanceof StartupFailure)
+    logger.fatal({ context: 'Startup', setting: error.setting, reason: error.reason }, error.message);
   else if (error instanceof EmbeddedDatabaseInUse) logger.fatal({ context: 'Startup', holder_pid: error.holder.pid }, error.message);
-  else if (isAddressInUse(error)) logger.fatal({ context: 'Startup', setting: 'PORT' }, `PORT: ${portOf(error)} is already in use. Stop the process that listens there, or set PORT.`);
+  else if (isAddressInUse(error))
+    logger.fatal(
+      { context: 'Startup', setting: 'PORT' },
+      `PORT: ${portOf(error)} is already in use. Stop the process that listens there, or set PORT.`,
+    );
   else logger.fatal({ context: 'Startup', err: error }, `failed to start: ${(error as Error)?.message ?? String(error)}`);
   return lifecycle.stop(1);
 }
@@ -166,7 +179,10 @@ export async function createHttpApp(config: AppConfig, options: HttpAppOptions =
 
 /** A context without HTTP: the worker process and the operator CLI. */
 export async function createContext(config: AppConfig, options: AppModuleOptions = {}): Promise<INestApplicationContext> {
-  const context = await NestFactory.createApplicationContext(AppModule.forRoot(config, options), { bufferLogs: processLogger === null, abortOnError: false });
+  const context = await NestFactory.createApplicationContext(AppModule.forRoot(config, options), {
+    bufferLogs: processLogger === null,
+    abortOnError: false,
+  });
   context.useLogger(new PinoNestLogger(processLogger ?? createRootLogger(config)));
   return context;
 }

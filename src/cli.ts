@@ -19,7 +19,10 @@ async function cli(lifecycle: ProcessLifecycle, argv: string[]): Promise<number>
     return 2;
   }
   // Log lines go to stderr (warnings and errors only, unless LOG_LEVEL says otherwise): stdout is the command's.
-  const { config, embedded } = await prepare(lifecycle, { cli: true, overrides: { WORKERS: 'off', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' } });
+  const { config, embedded } = await prepare(lifecycle, {
+    cli: true,
+    overrides: { WORKERS: 'off', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+  });
   const context = await createContext(config);
   try {
     return await runCommand(context, argv, {

@@ -173,12 +173,14 @@ export class ProcessLifecycle {
     } finally {
       await this.embedded?.stop();
     }
-    logger.log(this.embedded ? 'closed, the embedded database last' : 'closed');
+    if (this.app || this.embedded) logger.log(this.embedded ? 'closed, the embedded database last' : 'closed');
   }
 
   private onSignal(signal: string): void {
     if (this.signal) {
-      logger.warn(`${signal} again: still closing${this.embedded ? ' (the embedded database closes last)' : ''}; the process exits by itself`);
+      logger.warn(
+        `${signal} again: still closing${this.embedded ? ' (the embedded database closes last)' : ''}; the process exits by itself`,
+      );
       return;
     }
     this.signal = signal;

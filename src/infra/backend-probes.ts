@@ -27,7 +27,10 @@ export function describeTarget(url: string, defaultPort: number): string {
   }
   const host = `${parsed.hostname || 'localhost'}:${parsed.port || defaultPort}`;
   const database = parsed.pathname.replace(/^\//, '');
-  const details = [database ? `database "${decodeURIComponent(database)}"` : '', parsed.username ? `user "${decodeURIComponent(parsed.username)}"` : '']
+  const details = [
+    database ? `database "${decodeURIComponent(database)}"` : '',
+    parsed.username ? `user "${decodeURIComponent(parsed.username)}"` : '',
+  ]
     .filter(Boolean)
     .join(', ');
   return details ? `${host} (${details})` : host;

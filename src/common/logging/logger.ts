@@ -22,7 +22,14 @@ export function createRootLogger(config: LogSettings, destination?: pino.Destina
  * at info it pushes the demo banner off the screen. ExceptionHandler repeats a start-up failure
  * that main.ts, worker.ts and cli.ts already log once, as one line.
  */
-const DEBUG_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication', 'ExceptionHandler']);
+const DEBUG_CONTEXTS = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestFactory',
+  'NestApplication',
+  'ExceptionHandler',
+]);
 
 type NestLevel = 'log' | 'error' | 'warn' | 'debug' | 'verbose' | 'fatal';
 const PINO_LEVEL: Record<NestLevel, pino.Level> = {

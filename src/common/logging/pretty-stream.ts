@@ -27,12 +27,13 @@ export function prettyLine(json: string, colour: boolean): string {
   const name = (LEVEL_NAMES[level] ?? 'INFO').padEnd(5);
   const shownLevel = colour ? `\u001b[${LEVEL_COLOURS[level] ?? '0'}m${name}\u001b[0m` : name;
   const context = typeof entry.context === 'string' ? ` [${entry.context}]` : '';
-  const fields = Object.entries(entry)
-    .filter(([key]) => !SHOWN_APART.has(key))
-    .map(([key, value]) => ` ${key}=${fieldText(value)}`)
-    .join('');
   const err = entry.err as { message?: string; stack?: string } | undefined;
   const message = typeof entry.msg === 'string' ? entry.msg : (err?.message ?? '');
+  // A field the message already says (a start-up failure's setting and reason) is not repeated.
+  const fields = Object.entries(entry)
+    .filter(([key, value]) => !SHOWN_APART.has(key) && !(typeof value === 'string' && message.includes(value)))
+    .map(([key, value]) => ` ${key}=${fieldText(value)}`)
+    .join('');
   const stack = err?.stack ? `\n${err.stack}` : '';
   return `${clock(entry.time)} ${shownLevel}${context} ${message}${fields}${stack}\n`;
 }
