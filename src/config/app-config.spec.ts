@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './app-config';
+import { ConfigError, loadConfig, logFormatOf } from './app-config';
 import { parseDurationList } from './durations';
 
 describe('loadConfig', () => {
@@ -103,5 +103,18 @@ describe('parseDurationList', () => {
     expect(parseDurationList('500ms, 2s,1m,1h,1d')).toEqual([500, 2000, 60_000, 3_600_000, 86_400_000]);
     expect(parseDurationList('5')).toBeNull();
     expect(parseDurationList('')).toBeNull();
+  });
+});
+
+describe('logFormatOf', () => {
+  it('is JSON unless a person reads it: npm start or the CLI in a terminal; LOG_FORMAT decides when set', () => {
+    expect(logFormatOf({})).toBe('json');
+    expect(logFormatOf({}, { terminal: true })).toBe('json');
+    expect(logFormatOf({ npm_lifecycle_event: 'start' }, { terminal: true })).toBe('pretty');
+    expect(logFormatOf({ npm_lifecycle_event: 'start' }, { terminal: false })).toBe('json');
+    expect(logFormatOf({}, { terminal: true, cli: true })).toBe('pretty');
+    expect(logFormatOf({ LOG_FORMAT: 'json', npm_lifecycle_event: 'start' }, { terminal: true })).toBe('json');
+    expect(logFormatOf({ LOG_FORMAT: 'pretty' })).toBe('pretty');
+    expect(() => loadConfig({ LOG_FORMAT: 'yaml' })).toThrow(ConfigError);
   });
 });

@@ -8,6 +8,7 @@ import { ensureBuild, freePort } from '../support/server-process';
 interface Ended {
   code: number | string;
   output: string;
+  stdout: string;
   ms: number;
 }
 
@@ -15,22 +16,24 @@ const ROOT = join(__dirname, '..', '..');
 // A child-process test may wait for the run's background build (global setup).
 const BUILD_TIMEOUT_MS = 180_000;
 
-/** Runs `node dist/main.js` with only the given environment and waits for it to end (or kills it after `limitMs`). */
-async function runServer(env: Record<string, string>, limitMs: number): Promise<Ended> {
+/** Runs `node dist/<script>` with only the given environment and waits for it to end (or kills it after `limitMs`). */
+async function runServer(env: Record<string, string>, limitMs: number, script = 'main.js', ...args: string[]): Promise<Ended> {
   const dir = await ensureBuild();
   const started = Date.now();
-  const child = spawn(process.execPath, [join(dir, 'main.js')], {
+  const child = spawn(process.execPath, [join(dir, script), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
   const code = await new Promise<number | string>((resolve) => child.once('exit', (exit, signal) => resolve(exit ?? signal ?? -1)));
   clearTimeout(timer);
-  return { code, output, ms: Date.now() - started };
+  return { code, output, stdout, ms: Date.now() - started };
 }
 
 function errorLines(output: string): Record<string, unknown>[] {
@@ -69,6 +72,26 @@ describe('start-up with a backend that does not answer', () => {
       expect(ended.output).not.toContain('s3cret-pw');
       expect(ended.output).not.toMatch(/\n\s+at /);
       expect(JSON.stringify(errors[0])).not.toMatch(/"(err|stack)"/);
+    },
+    BUILD_TIMEOUT_MS,
+  );
+
+  it(
+    'the worker and the CLI fail the same way (the CLI on stderr, leaving stdout empty)',
+    async () => {
+      const env = { DATABASE_URL: 'postgres://postgres:s3cret-pw@127.0.0.1:1/x', DATA_DIR: dataDir };
+      for (const [script, args] of [
+        ['worker.js', []],
+        ['cli.js', ['project:list', '--json']],
+      ] as const) {
+        const ended = await runServer(env, 20_000, script, ...args);
+        expect({ script, code: ended.code }).toEqual({ script, code: 1 });
+        const errors = errorLines(ended.output);
+        expect(errors).toHaveLength(1);
+        expect(errors[0]).toMatchObject({ setting: 'DATABASE_URL', msg: expect.stringContaining('127.0.0.1:1') });
+        expect(ended.output).not.toContain('s3cret-pw');
+        if (script === 'cli.js') expect(ended.stdout).toBe('');
+      }
     },
     BUILD_TIMEOUT_MS,
   );
