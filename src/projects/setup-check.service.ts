@@ -24,7 +24,14 @@ function testModeMeta(project: ProjectRef): Record<string, unknown> | null {
   return project.mode === 'test' ? { mode: 'test', live_project_id: project.liveProjectId } : null;
 }
 
-/** The setup check of a project (spec: Setup check); warnings go in `meta`. */
+/**
+ * The setup check of a project (spec: Setup check); warnings go in `meta`. `features_enabled` says
+ * what the project can use on this server: its plan includes the feature and this build serves it.
+ * Each flag names API routes that exist here (the browser scripts `/v1/changelog.js` and
+ * `/v1/notifications.js` are not served and no flag stands for them). Custom domains also need the
+ * operator's CUSTOM_DOMAIN_CNAME_TARGET: without it their routes answer 503, so the flag is false.
+ * `locked_features` stays what the plan lacks, whatever the server's configuration.
+ */
 export function setupCheckOf(
   config: AppConfig,
   project: ProjectRef,
@@ -42,7 +49,7 @@ export function setupCheckOf(
       feedback: planAllows(plan, 'feedback'),
       notifications: planAllows(plan, 'notifications'),
       email_notifications: planAllows(plan, 'email_notifications'),
-      custom_domain: planAllows(plan, 'custom_domain'),
+      custom_domain: planAllows(plan, 'custom_domain') && config.customDomains !== null,
     },
     limits: {
       changelog_entries_remaining: changelogEntriesRemaining,

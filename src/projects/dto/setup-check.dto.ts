@@ -1,9 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PLAN_NAMES, type PlanName } from '../plans';
 
-/** What the project's plan includes; the features of the spec's setup check, one boolean each. */
+/** What the project can use on this server: included in its plan and served here; one boolean each (spec: Setup check). */
 export class FeaturesEnabledDto {
-  @ApiProperty({ example: true, description: 'Changelog entries and the public changelog page (every plan).' })
+  @ApiProperty({
+    example: true,
+    description: 'Changelog entries, the public changelog (JSON, pages, feeds) and the widget API (every plan).',
+  })
   changelog: boolean;
 
   @ApiProperty({ example: true, description: 'Waitlist signups, referrals and stats (every plan).' })
@@ -12,13 +15,22 @@ export class FeaturesEnabledDto {
   @ApiProperty({ example: true, description: 'Feedback collection and classification (every plan).' })
   feedback: boolean;
 
-  @ApiProperty({ example: true, description: 'In-app notifications (the bell; every plan).' })
+  @ApiProperty({
+    example: true,
+    description: 'In-app notifications: sending and the bell API (every plan). The browser script is not served by this version.',
+  })
   notifications: boolean;
 
-  @ApiProperty({ example: false, description: 'Emails to changelog subscribers (Indie and up).' })
+  @ApiProperty({
+    example: false,
+    description: 'Emails to changelog subscribers (Indie and up); they leave the server once it has SMTP_URL.',
+  })
   email_notifications: boolean;
 
-  @ApiProperty({ example: false, description: 'The public changelog on a hostname of your own (Builder and up).' })
+  @ApiProperty({
+    example: false,
+    description: 'The public changelog on a hostname of your own (Builder and up), once the server has CUSTOM_DOMAIN_CNAME_TARGET set.',
+  })
   custom_domain: boolean;
 }
 
@@ -57,7 +69,7 @@ export class SetupCheckDto {
   @ApiProperty({ enum: PLAN_NAMES, example: 'free', description: "The project's plan." })
   plan: PlanName;
 
-  @ApiProperty({ type: FeaturesEnabledDto, description: 'Which features the plan includes.' })
+  @ApiProperty({ type: FeaturesEnabledDto, description: 'Which features the project can use here: in its plan and served by this server.' })
   features_enabled: FeaturesEnabledDto;
 
   @ApiProperty({ type: SetupLimitsDto, description: 'What is left of the counted limits of the plan.' })
