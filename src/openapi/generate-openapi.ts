@@ -24,7 +24,7 @@ async function generate(): Promise<void> {
   const app = await createHttpApp(config);
   try {
     mkdirSync(join(OPENAPI_PATH, '..'), { recursive: true });
-    writeFileSync(OPENAPI_PATH, serializeDocument(buildOpenApiDocument(app, { serverUrl: COMMITTED_SERVER_URL })));
+    writeFileSync(OPENAPI_PATH, serializeDocument(buildOpenApiDocument(app, { serverUrl: COMMITTED_SERVER_URL, strict: true })));
     process.stdout.write(`Wrote ${OPENAPI_PATH}\n`);
   } finally {
     await app.close();

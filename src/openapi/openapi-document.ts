@@ -57,6 +57,8 @@ export const COMMITTED_SERVER_URL = 'http://localhost:3000';
 export interface BuildOptions {
   /** Overrides the configured PUBLIC_BASE_URL (the committed document uses COMMITTED_SERVER_URL). */
   serverUrl?: string;
+  /** Fail on a body property without an example (generation and its test; a starting server only documents). */
+  strict?: boolean;
 }
 
 function configuredServerUrl(app: INestApplication): string {
@@ -100,7 +102,8 @@ export function buildOpenApiDocument(app: INestApplication, options: BuildOption
   closeRequestSchemas(document);
   orderTags(document);
   describeErrorCodes(document);
-  addExamples(document);
+  const missing = addExamples(document);
+  if (options.strict && missing.length) throw new Error(`OpenAPI: add an example to the @ApiProperty of ${missing.join(', ')}`);
   const sorted = sortDocument(document) as OpenAPIObject;
   sorted.components!.securitySchemes = Object.fromEntries(
     Object.entries(SECURITY_SCHEME_DOCS).map(([name, scheme]) => [name, sortDocument(scheme)]),
