@@ -7,13 +7,15 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
 const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
+// No usage reporting from a test run, and no update banner in the output.
+const QUIET = { NO_COLOR: '1', REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
 
 async function lint(command: string, args: string[]): Promise<{ code: number; stdout: string; output: string }> {
   try {
     const { stdout, stderr } = await run(bin(command), args, {
       cwd: ROOT,
       maxBuffer: 64 * 1024 * 1024,
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, ...QUIET },
     });
     return { code: 0, stdout, output: `${stdout}${stderr}` };
   } catch (error) {

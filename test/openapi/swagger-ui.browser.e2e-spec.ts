@@ -49,6 +49,12 @@ describe('Swagger UI at /docs in a real browser', () => {
       await page.locator('.modal-ux button.btn-done').first().click();
 
       const first = await trySetupCheck(page);
+      // The documented examples as Swagger UI renders them: real values, per-status error codes.
+      const documented = (await page.locator(`${SETUP_CHECK} .responses-inner`).textContent()) ?? '';
+      expect(documented).not.toMatch(/"string"|additionalProp1/);
+      expect(documented).toContain('"error": null');
+      expect(documented).toMatch(/"code": "(INVALID_API_KEY|MISSING_AUTH)"/);
+      expect(documented).toContain('"code": "KEY_INSUFFICIENT_PERMISSIONS"');
       expect(first.status).toBe('200');
       const answer = JSON.parse(first.body);
       expect(answer).toMatchObject({ error: null, data: { project_id: seeded.project.id, plan: 'indie' } });
