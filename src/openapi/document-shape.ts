@@ -177,9 +177,12 @@ function describe(operation: Operation): string {
   if (operation.description) lines.push(operation.description, '');
   if (policy) lines.push(CALLERS[policy.mode]);
   if (policy?.endUser) {
-    lines.push(
-      `Acts for the end user named by \`user_id\`; a browser call also sends \`user_hash\`${policy.endUser.optional ? ' (or no `user_id` at all, for an anonymous visitor)' : ''}.`,
-    );
+    const hash =
+      policy.endUser.userHash === 'unless_legacy'
+        ? 'a browser call also sends `user_hash`, unless the project has `require_user_hash` off'
+        : 'a browser call also sends `user_hash`';
+    const anonymous = policy.endUser.optional ? ' Without `user_id` the call is anonymous.' : '';
+    lines.push(`Acts for the end user named by \`user_id\`; ${hash}.${anonymous}`);
   }
   if (policy?.browser) {
     lines.push(
