@@ -1,17 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { WithMeta } from '../common/http/reply';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { SetupCheckDto } from './dto/setup-check.dto';
+import { IDENTITY_VERIFICATION_WARNING, SetupCheckDto } from './dto/setup-check.dto';
 import { PlanUsage } from './plan-usage';
 import { FEATURES, PLANS, planAllows, planLimit } from './plans';
 import { changelogPublicUrl, upgradeUrl } from './project-links';
 import type { ProjectRef } from './project-ref';
 
-export const IDENTITY_VERIFICATION_WARNING = {
-  code: 'IDENTITY_VERIFICATION_OFF',
-  message:
-    'Identity verification is off: bell reads are answered without user_hash. Create a signing secret and switch require_user_hash on (PATCH /v1/notifications/settings).',
-} as const;
+// Defined beside the DTO, whose documented example it is.
+export { IDENTITY_VERIFICATION_WARNING };
 
 /** Warnings go in `meta`, so `data` keeps exactly the shape of the spec. */
 export function identityVerificationMeta(project: ProjectRef): Record<string, unknown> | null {

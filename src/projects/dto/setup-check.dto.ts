@@ -79,6 +79,13 @@ export class SetupCheckDto {
   plan_details: PlanDetailsDto;
 }
 
+/** The warning of a project whose identity verification is off. */
+export const IDENTITY_VERIFICATION_WARNING = {
+  code: 'IDENTITY_VERIFICATION_OFF',
+  message:
+    'Identity verification is off: bell reads are answered without user_hash. Create a signing secret and switch require_user_hash on (PATCH /v1/notifications/settings).',
+} as const;
+
 /** `meta` of a setup check: present only while identity verification is off, or for a test key. */
 export const SETUP_CHECK_META = {
   mode: {
@@ -86,10 +93,19 @@ export const SETUP_CHECK_META = {
     enum: ['test'],
     description: 'Present when the key is a svc_test_ key: the project is the test-mode twin, whose data is separate.',
   },
-  live_project_id: { type: 'string', description: 'With mode test: the live project this test-mode project belongs to.' },
+  live_project_id: {
+    type: 'string',
+    example: 'prj_01JD3Z4Q9X8V7T6S5R4Q3P2N1M',
+    description: 'With mode test: the live project this test-mode project belongs to.',
+  },
   identity_verification: { type: 'string', enum: ['off'], description: 'Present while identity verification is off.' },
   warnings: {
     type: 'array',
-    items: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'] },
+    items: {
+      type: 'object',
+      properties: { code: { type: 'string' }, message: { type: 'string' } },
+      required: ['code', 'message'],
+      example: IDENTITY_VERIFICATION_WARNING,
+    },
   },
 };
