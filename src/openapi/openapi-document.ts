@@ -92,6 +92,7 @@ export function buildOpenApiDocument(app: INestApplication, options: BuildOption
     .setTitle('Launch Service API')
     .setDescription(DESCRIPTION)
     .setVersion(API_VERSION)
+    .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')
     .addServer(options.serverUrl ?? configuredServerUrl(app));
   for (const [name, scheme] of Object.entries(SECURITY_SCHEME_DOCS)) builder.addSecurity(name, scheme);
   const generated = SwaggerModule.createDocument(app, builder.build(), { operationIdFactory: (_controller, method) => method });
