@@ -184,7 +184,9 @@ class BaselineWork {
 
   /** GET /v1/setup-check: the same builder; Builder projects have no entry limit, so no SQL. */
   setupCheck(project, publicBaseUrl) {
-    return toSuccessEnvelope(setupCheckOf({ publicBaseUrl }, project, planLimit(project.plan, 'changelogPublishedEntries'))).data;
+    return toSuccessEnvelope(
+      setupCheckOf({ publicBaseUrl, customDomains: null }, project, planLimit(project.plan, 'changelogPublishedEntries')),
+    ).data;
   }
 
   /** GET /v1/waitlist/stats: StatsService.getStats's one statement. */

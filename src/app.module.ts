@@ -13,6 +13,7 @@ import { ConfigModule } from './config/config.module';
 import { ContactsModule } from './contacts/contacts.module';
 import { CustomDomainsModule } from './custom-domains/custom-domains.module';
 import { DashboardModule } from './dashboard/dashboard.module';
+import { DevModule } from './dev/dev.module';
 import { EmailTemplatesModule } from './email-templates/email-templates.module';
 import { ENTITIES } from './entities';
 import { EventsModule } from './events/events.module';
@@ -73,6 +74,7 @@ export class AppModule {
         EventsModule,
         IdempotencyModule,
         ...FEATURE_MODULES,
+        DevModule.forRoot(config),
         ...(options.imports ?? []),
       ],
       providers: [

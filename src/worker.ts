@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createContext, failStart, prepare } from './bootstrap';
+import { Database } from './infra/database/database';
+import { startWorkerHeartbeat } from './infra/queue/worker-heartbeat';
 import { ProcessLifecycle } from './shutdown';
 
 /** Job workers only (deliveries, scheduled publishing, emails, retention), scaled apart from the API. */
@@ -10,6 +12,7 @@ async function worker(lifecycle: ProcessLifecycle): Promise<void> {
   const context = await createContext(config);
   lifecycle.holdApp(context, config.deadlines.shutdownGraceMs);
   await lifecycle.checkpoint();
+  startWorkerHeartbeat(context.get(Database), config.dataDir);
   new Logger('Worker').log('Launch Service workers running');
 }
 

@@ -48,6 +48,8 @@ export interface AppConfig {
   /** The operator CLI logs to stderr so its stdout stays one JSON object. */
   readonly logToStderr: boolean;
   readonly workers: boolean;
+  /** NODE_ENV=production: no development aids (GET /dev/mail, recipients and links of mail in the log). */
+  readonly production: boolean;
   readonly trustProxy: boolean | number;
   /** Per-IP browser calls per minute; null: the spec's number (PLATFORM_LIMITS). */
   readonly browserRateLimit: number | null;
@@ -159,6 +161,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logFormat: logFormatOf(raw, kind),
     logToStderr: kind.cli === true,
     workers: env.WORKERS !== 'off',
+    production: env.NODE_ENV === 'production',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     browserRateLimit: env.BROWSER_RATE_LIMIT ?? null,
     apiKeyFailureLimit: env.API_KEY_FAILURE_LIMIT ?? null,

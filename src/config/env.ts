@@ -166,6 +166,11 @@ export class Env {
   @IsIn(['on', 'off'])
   WORKERS?: string;
 
+  /** `production` turns the development aids off (GET /dev/mail, mail links in the log). */
+  @IsOptional()
+  @IsString()
+  NODE_ENV?: string;
+
   /** Number of proxy hops to trust for the client IP (X-Forwarded-For), or true/false. */
   @IsOptional()
   @Matches(/^(true|false|\d{1,2})$/, { message: 'must be true, false or a hop count' })

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createHttpApp } from '../bootstrap';
 import { loadConfig, withDatabaseUrl } from '../config/app-config';
 import { startEmbeddedPostgres } from '../infra/database/embedded-postgres';
-import { buildOpenApiDocument } from './openapi-document';
+import { COMMITTED_SERVER_URL, buildOpenApiDocument } from './openapi-document';
 
 export const OPENAPI_PATH = join(__dirname, '..', '..', 'openapi', 'openapi.json');
 
@@ -24,7 +24,7 @@ async function generate(): Promise<void> {
   const app = await createHttpApp(config);
   try {
     mkdirSync(join(OPENAPI_PATH, '..'), { recursive: true });
-    writeFileSync(OPENAPI_PATH, serializeDocument(buildOpenApiDocument(app)));
+    writeFileSync(OPENAPI_PATH, serializeDocument(buildOpenApiDocument(app, { serverUrl: COMMITTED_SERVER_URL, strict: true })));
     process.stdout.write(`Wrote ${OPENAPI_PATH}\n`);
   } finally {
     await app.close();

@@ -1,6 +1,17 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { SECURITY_SCHEMES } from '../common/http/route-policy';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { addExamples } from './document-examples';
+import {
+  closeRequestSchemas,
+  describeErrorCodes,
+  describeOperations,
+  errorsAsJson,
+  documentResponseHeaders,
+  orderTags,
+  renameSchemas,
+} from './document-shape';
 
 export const API_VERSION = '0.1.0';
 
@@ -9,6 +20,8 @@ const DESCRIPTION = [
   '',
   'Every answer is an envelope: `{data, error: null, meta?}` on success, `{data: null, error: {code, message, remediation, param?, request_id}}` on failure.',
   'Every response carries `X-Request-Id`. Creates accept `Idempotency-Key`.',
+  '',
+  'Each error response lists the codes it can carry, with an example per code. The `ErrorObject` schema lists every code with its status and what to do about it.',
 ].join('\n');
 
 type Json = unknown;
@@ -35,45 +48,75 @@ export function sortDocument(value: Json, key?: string): Json {
   return value;
 }
 
-const REQUEST_ID_HEADER_DOC = { description: 'The id of this request (`req_…`); quote it to support.', schema: { type: 'string' } };
-const RETRY_AFTER_HEADER_DOC = { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } };
+/**
+ * The server the document names: PUBLIC_BASE_URL of the running server; the committed file uses
+ * the default, so it does not change with the machine that generated it.
+ */
+export const COMMITTED_SERVER_URL = 'http://localhost:3000';
 
-/** Every response carries X-Request-Id; every 429 and 503 carries Retry-After. */
-function documentResponseHeaders(document: OpenAPIObject): void {
-  for (const path of Object.values(document.paths)) {
-    for (const operation of Object.values(path) as { responses?: Record<string, { headers?: Record<string, unknown> }> }[]) {
-      for (const [status, response] of Object.entries(operation.responses ?? {})) {
-        response.headers = { ...response.headers, 'X-Request-Id': REQUEST_ID_HEADER_DOC };
-        if (status === '429' || status === '503') response.headers['Retry-After'] = RETRY_AFTER_HEADER_DOC;
-      }
-    }
-  }
+export interface BuildOptions {
+  /** Overrides the configured PUBLIC_BASE_URL (the committed document uses COMMITTED_SERVER_URL). */
+  serverUrl?: string;
+  /** Fail on a body property without an example (generation and its test; a starting server only documents). */
+  strict?: boolean;
 }
 
-export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+function configuredServerUrl(app: INestApplication): string {
+  const config = app.get<AppConfig | undefined>(APP_CONFIG, { strict: false });
+  return config?.publicBaseUrl ?? COMMITTED_SERVER_URL;
+}
+
+// Key schemes are opaque tokens, so no bearerFormat; only the dashboard's is a JWT. Their order is
+// the order of Swagger UI's Authorize dialog: the secret key first, as most calls are server-side.
+const SECURITY_SCHEME_DOCS = {
+  [SECURITY_SCHEMES.secretKey]: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Secret key, for your server: `svc_live_…`, `svc_test_…` or a legacy `sk_live_…`.',
+  },
+  [SECURITY_SCHEMES.publishableKey]: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Publishable key, for browser endpoints only: `svc_pub_live_…`.',
+  },
+  [SECURITY_SCHEMES.dashboardJwt]: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: "Dashboard: the signed-in user's RS256 JWT from the identity provider.",
+  },
+} as const;
+
+export function buildOpenApiDocument(app: INestApplication, options: BuildOptions = {}): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle('Launch Service API')
     .setDescription(DESCRIPTION)
     .setVersion(API_VERSION)
-    .addBearerAuth(
-      { type: 'http', scheme: 'bearer', description: 'Secret key: svc_live_…, svc_test_… or legacy sk_live_…' },
-      SECURITY_SCHEMES.secretKey,
-    )
-    .addBearerAuth(
-      { type: 'http', scheme: 'bearer', description: 'Publishable key: svc_pub_live_… (browser endpoints only)' },
-      SECURITY_SCHEMES.publishableKey,
-    )
-    .addBearerAuth(
-      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Dashboard: an RS256 JWT from the identity provider' },
-      SECURITY_SCHEMES.dashboardJwt,
-    )
-    .build();
-  const document = SwaggerModule.createDocument(app, builder, { operationIdFactory: (_controller, method) => method });
+    .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')
+    .addServer(options.serverUrl ?? configuredServerUrl(app));
+  for (const [name, scheme] of Object.entries(SECURITY_SCHEME_DOCS)) builder.addSecurity(name, scheme);
+  const generated = SwaggerModule.createDocument(app, builder.build(), { operationIdFactory: (_controller, method) => method });
+  const document = renameSchemas(generated);
+  errorsAsJson(document);
   documentResponseHeaders(document);
-  return sortDocument(document) as OpenAPIObject;
+  describeOperations(document);
+  closeRequestSchemas(document);
+  orderTags(document);
+  describeErrorCodes(document);
+  const missing = addExamples(document);
+  if (options.strict && missing.length) throw new Error(`OpenAPI: add an example to the @ApiProperty of ${missing.join(', ')}`);
+  const sorted = sortDocument(document) as OpenAPIObject;
+  sorted.components!.securitySchemes = Object.fromEntries(
+    Object.entries(SECURITY_SCHEME_DOCS).map(([name, scheme]) => [name, sortDocument(scheme)]),
+  ) as typeof SECURITY_SCHEME_DOCS;
+  return sorted;
 }
 
-/** Swagger UI at /docs and the document at /openapi.json. */
+/** Swagger UI at /docs, the document at /openapi.json and /openapi.yaml; authorisation survives a reload. */
 export function serveOpenApi(app: INestApplication, document: OpenAPIObject): void {
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'openapi.json',
+    yamlDocumentUrl: 'openapi.yaml',
+    swaggerOptions: { persistAuthorization: true },
+  });
 }

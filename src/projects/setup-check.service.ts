@@ -1,17 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { WithMeta } from '../common/http/reply';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { SetupCheckDto } from './dto/setup-check.dto';
+import { IDENTITY_VERIFICATION_WARNING, SetupCheckDto } from './dto/setup-check.dto';
 import { PlanUsage } from './plan-usage';
 import { FEATURES, PLANS, planAllows, planLimit } from './plans';
 import { changelogPublicUrl, upgradeUrl } from './project-links';
 import type { ProjectRef } from './project-ref';
 
-export const IDENTITY_VERIFICATION_WARNING = {
-  code: 'IDENTITY_VERIFICATION_OFF',
-  message:
-    'Identity verification is off: bell reads are answered without user_hash. Create a signing secret and switch require_user_hash on (PATCH /v1/notifications/settings).',
-} as const;
+// Defined beside the DTO, whose documented example it is.
+export { IDENTITY_VERIFICATION_WARNING };
 
 /** Warnings go in `meta`, so `data` keeps exactly the shape of the spec. */
 export function identityVerificationMeta(project: ProjectRef): Record<string, unknown> | null {
@@ -24,7 +21,14 @@ function testModeMeta(project: ProjectRef): Record<string, unknown> | null {
   return project.mode === 'test' ? { mode: 'test', live_project_id: project.liveProjectId } : null;
 }
 
-/** The setup check of a project (spec: Setup check); warnings go in `meta`. */
+/**
+ * The setup check of a project (spec: Setup check); warnings go in `meta`. `features_enabled` says
+ * what the project can use on this server: its plan includes the feature and this build serves it.
+ * Each flag names API routes that exist here (the browser scripts `/v1/changelog.js` and
+ * `/v1/notifications.js` are not served and no flag stands for them). Custom domains also need the
+ * operator's CUSTOM_DOMAIN_CNAME_TARGET: without it their routes answer 503, so the flag is false.
+ * `locked_features` stays what the plan lacks, whatever the server's configuration.
+ */
 export function setupCheckOf(
   config: AppConfig,
   project: ProjectRef,
@@ -42,7 +46,7 @@ export function setupCheckOf(
       feedback: planAllows(plan, 'feedback'),
       notifications: planAllows(plan, 'notifications'),
       email_notifications: planAllows(plan, 'email_notifications'),
-      custom_domain: planAllows(plan, 'custom_domain'),
+      custom_domain: planAllows(plan, 'custom_domain') && config.customDomains !== null,
     },
     limits: {
       changelog_entries_remaining: changelogEntriesRemaining,

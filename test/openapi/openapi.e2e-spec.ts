@@ -3,7 +3,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { readFileSync } from 'node:fs';
 import { ROUTE_POLICY } from '../../src/common/http/route-policy';
-import { buildOpenApiDocument } from '../../src/openapi/openapi-document';
+import { COMMITTED_SERVER_URL, buildOpenApiDocument } from '../../src/openapi/openapi-document';
 import { OPENAPI_PATH, serializeDocument } from '../../src/openapi/generate-openapi';
 import { TestApp } from '../support/test-app';
 
@@ -15,18 +15,22 @@ afterAll(() => t.close());
 
 describe('OpenAPI document', () => {
   it('is committed and current (run `npm run openapi` after changing a route or DTO)', () => {
-    const generated = serializeDocument(buildOpenApiDocument(t.app));
+    const generated = serializeDocument(buildOpenApiDocument(t.app, { serverUrl: COMMITTED_SERVER_URL, strict: true }));
     const committed = readFileSync(OPENAPI_PATH, 'utf8');
     expect(committed === generated ? 'current' : 'stale: run npm run openapi').toBe('current');
   });
 
-  it('is OpenAPI 3 with version 0.1.0, the three security schemes and the envelopes', () => {
+  it('is OpenAPI 3 with version 0.1.0, the three security schemes (secret key first) and the error object', () => {
     const document = JSON.parse(readFileSync(OPENAPI_PATH, 'utf8'));
     expect(document.openapi).toMatch(/^3\./);
     expect(document.info.version).toBe('0.1.0');
-    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['dashboard_jwt', 'publishable_key', 'secret_key']);
-    expect(document.components.schemas.ErrorEnvelopeDto.required.sort()).toEqual(['data', 'error']);
-    expect(document.components.schemas.ErrorObjectDto.required.sort()).toEqual(['code', 'message', 'remediation']);
+    expect(document.servers).toEqual([{ url: 'http://localhost:3000' }]);
+    expect(Object.keys(document.components.securitySchemes)).toEqual(['secret_key', 'publishable_key', 'dashboard_jwt']);
+    expect(document.components.securitySchemes.secret_key).not.toHaveProperty('bearerFormat');
+    expect(document.components.securitySchemes.publishable_key).not.toHaveProperty('bearerFormat');
+    expect(document.components.securitySchemes.dashboard_jwt.bearerFormat).toBe('JWT');
+    expect(document.components.schemas.ErrorObject.required).toEqual(['code', 'message', 'remediation', 'request_id']);
+    expect(document.components.schemas.ErrorObject.properties).not.toHaveProperty('doc_url');
   });
 
   it('gives every operation a unique operationId and documents X-Request-Id on every response', () => {
@@ -50,11 +54,16 @@ describe('OpenAPI document', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('serves Swagger UI at /docs and the document at /openapi.json', async () => {
+  it('serves Swagger UI at /docs and the document at /openapi.json and /openapi.yaml, naming PUBLIC_BASE_URL', async () => {
     const ui = await t.api.get('/docs').redirects(1).expect(200);
     expect(ui.headers['content-type']).toContain('text/html');
     const json = await t.api.get('/openapi.json').expect(200);
     expect(json.body.info.version).toBe('0.1.0');
+    expect(json.body.servers).toEqual([{ url: t.config.publicBaseUrl }]);
+    const yaml = await t.api.get('/openapi.yaml').expect(200);
+    expect(yaml.text).toContain(`url: ${t.config.publicBaseUrl}`);
+    const init = await t.api.get('/docs/swagger-ui-init.js').expect(200);
+    expect(init.text).toMatch(/"persistAuthorization":\s*true/);
   });
 });
 

@@ -63,7 +63,8 @@ describe('GET /v1/setup-check', () => {
     const builderCheck = (await t.api.as(builder.secretKey).get('/v1/setup-check').expect(200)).body.data;
     expect(builderCheck.limits).toEqual({ changelog_entries_remaining: null, subscribers_max: null });
     expect(builderCheck.plan_details).toMatchObject({ locked_features: [], upgrade_url: null });
-    expect(builderCheck.features_enabled.custom_domain).toBe(true);
+    // In the plan, but this server has no CUSTOM_DOMAIN_CNAME_TARGET: not served here.
+    expect(builderCheck.features_enabled.custom_domain).toBe(false);
     const scaleCheck = (await t.api.as(scale.secretKey).get('/v1/setup-check').expect(200)).body.data;
     expect(scaleCheck.plan).toBe('scale');
   });

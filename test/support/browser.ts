@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { Browser, chromium } from 'playwright-core';
 import { TestApp } from './test-app';
 
@@ -24,11 +24,32 @@ export interface BrowserFixture {
   close(): Promise<void>;
 }
 
+export interface BrowserFixtureOptions {
+  /**
+   * PUBLIC_BASE_URL is the address the app listens on (instead of https://launch.test), for pages
+   * that call the API at that URL, such as Swagger UI's "Try it out".
+   */
+  publicBaseUrlIsOrigin?: boolean;
+}
+
+/** A free loopback port, to configure the app with its own address before it listens. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 /** A test app listening on a loopback port and a headless Chromium to visit it. */
-export async function startAppWithBrowser(): Promise<BrowserFixture> {
+export async function startAppWithBrowser(options: BrowserFixtureOptions = {}): Promise<BrowserFixture> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-  const t = await TestApp.start();
-  await t.app.listen(0, '127.0.0.1');
+  const port = options.publicBaseUrlIsOrigin ? await freePort() : 0;
+  const t = await TestApp.start(port ? { env: { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } } : {});
+  await t.app.listen(port, '127.0.0.1');
   const origin = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
   return {

@@ -81,7 +81,13 @@ export class SubscriberLinksController {
   @ApiBody({
     schema: {
       type: 'object',
-      properties: { labels: { type: 'array', items: { type: 'string' }, description: 'Checked label slugs; unknown ones are skipped.' } },
+      properties: {
+        labels: {
+          type: 'array',
+          items: { type: 'string', example: 'billing' },
+          description: 'Checked label slugs; unknown ones are skipped.',
+        },
+      },
     },
   })
   saveSubscriberPreferences(@Query() query: EmailTokenQueryDto, @Body() form: Record<string, unknown>): Promise<RawReply> {

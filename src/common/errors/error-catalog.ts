@@ -7,7 +7,6 @@
 export interface ErrorSpec {
   readonly status: number;
   readonly remediation: string;
-  readonly docUrl?: string;
 }
 
 export const ERRORS = {

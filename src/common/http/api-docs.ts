@@ -1,5 +1,6 @@
 import { Type, applyDecorators } from '@nestjs/common';
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiPropertyOptions, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { STATUS_CODES } from 'node:http';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ERRORS, ERROR_CODES, type ErrorCode } from '../errors/error-catalog';
 
 export class ErrorObjectDto {
@@ -12,26 +13,14 @@ export class ErrorObjectDto {
   @ApiProperty({ example: 'Fix the field named in `param` and send the request again.' })
   remediation: string;
 
-  @ApiPropertyOptional({ format: 'uri', description: 'A page that explains this error.' })
-  doc_url?: string;
-
   @ApiPropertyOptional({ example: 'email', description: 'The offending field; dotted path for nested fields, or a header name.' })
   param?: string;
 
-  @ApiPropertyOptional({ example: 'req_01JD3Z4Q9X8V7T6S5R4Q3P2N1M', description: 'Also sent as the X-Request-Id header.' })
-  request_id?: string;
+  @ApiProperty({ example: 'req_01JD3Z4Q9X8V7T6S5R4Q3P2N1M', description: 'Always present; also sent as the X-Request-Id header.' })
+  request_id: string;
 }
 
-export class ErrorEnvelopeDto {
-  @ApiProperty({ type: 'object', nullable: true, enum: [null], description: 'Always null on failure.' } as ApiPropertyOptions)
-  data: null;
-
-  @ApiProperty({ type: ErrorObjectDto })
-  error: ErrorObjectDto;
-
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  meta?: Record<string, unknown>;
-}
+const NULL_DATA = { type: 'object', nullable: true, enum: [null], description: 'Always null on failure.' };
 
 const NULL_ERROR = { type: 'object', nullable: true, enum: [null], description: 'Always null on success.' };
 
@@ -96,19 +85,22 @@ export function ApiErrors(...codes: ErrorCode[]): MethodDecorator {
     const responses = [...byStatus].map(([status, statusCodes]) =>
       ApiResponse({
         status,
-        description: statusCodes.join(', '),
+        description: `${STATUS_CODES[status] ?? 'Error'}: ${statusCodes.join(', ')}`,
+        // The envelope with `error` narrowed to this status's codes (allOf at the `error` level, so
+        // strict example checks see every property of the error object evaluated).
         schema: {
-          allOf: [
-            { $ref: getSchemaPath(ErrorEnvelopeDto) },
-            {
-              type: 'object',
-              properties: { error: { type: 'object', properties: { code: { type: 'string', enum: statusCodes.sort() } } } },
+          type: 'object',
+          required: ['data', 'error'],
+          properties: {
+            data: NULL_DATA,
+            error: {
+              allOf: [{ $ref: getSchemaPath(ErrorObjectDto) }, { type: 'object', properties: { code: { enum: statusCodes.sort() } } }],
             },
-          ],
+          },
         },
       }),
     );
-    applyDecorators(ApiExtraModels(ErrorEnvelopeDto, ErrorObjectDto), ...responses)(target, key, descriptor);
+    applyDecorators(ApiExtraModels(ErrorObjectDto), ...responses)(target, key, descriptor);
   };
 }
 

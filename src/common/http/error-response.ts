@@ -1,6 +1,6 @@
 import { HttpException, Logger } from '@nestjs/common';
 import { ApiError } from '../errors/api-error';
-import { ERRORS, ErrorCode } from '../errors/error-catalog';
+import type { ErrorCode } from '../errors/error-catalog';
 import type { WireAnswer } from './request-context';
 import { redactError } from '../logging/redact-error';
 import { OUTAGE_RETRY_AFTER_SECONDS, isBackendOutage } from './backend-outage';
@@ -9,7 +9,6 @@ export interface ErrorBody {
   code: ErrorCode;
   message: string;
   remediation: string;
-  doc_url?: string;
   param?: string;
   request_id: string;
 }
@@ -118,8 +117,6 @@ export function toErrorResponse(error: unknown, requestId: string): ErrorRespons
     remediation: apiError.remediation,
     request_id: requestId,
   };
-  const docUrl = (ERRORS[apiError.code] as { docUrl?: string }).docUrl;
-  if (docUrl) body.doc_url = docUrl;
   if (apiError.param !== undefined) body.param = apiError.param;
   return { status: apiError.status, headers: apiError.headers, body: { data: null, error: body } };
 }

@@ -1,5 +1,5 @@
 import { SetMetadata, applyDecorators } from '@nestjs/common';
-import { ApiHeader, ApiSecurity } from '@nestjs/swagger';
+import { ApiExtension, ApiHeader, ApiSecurity } from '@nestjs/swagger';
 import type { ErrorCode } from '../errors/error-catalog';
 import { ApiErrors } from './api-docs';
 import { handlerMetadata } from './handler-metadata';
@@ -42,6 +42,8 @@ export interface AuthOptions {
 }
 
 export const ROUTE_POLICY = 'launch:route-policy';
+/** Carries the policy into the OpenAPI document, which turns it into words and removes it (src/openapi). */
+export const ROUTE_POLICY_EXTENSION = 'x-launch-route-policy';
 export const USER_HASH_HEADER = 'X-Service-User-Hash';
 
 export const SECURITY_SCHEMES = {
@@ -81,7 +83,12 @@ export function Auth(mode: AuthMode, options: AuthOptions = {}): MethodDecorator
   const errors: ErrorCode[] = [...docs.errors, 'SERVICE_UNAVAILABLE'];
   if (policy.browser && mode === 'none') errors.push('RATE_LIMITED');
   if (policy.endUser) errors.push('USER_HASH_INVALID', 'VALIDATION_ERROR');
-  const decorators = [SetMetadata(ROUTE_POLICY, policy), ...docs.security.map((scheme) => ApiSecurity(scheme)), ApiErrors(...errors)];
+  const decorators = [
+    SetMetadata(ROUTE_POLICY, policy),
+    ApiExtension(ROUTE_POLICY_EXTENSION, policy),
+    ...docs.security.map((scheme) => ApiSecurity(scheme)),
+    ApiErrors(...errors),
+  ];
   if (policy.endUser) {
     decorators.push(
       ApiHeader({

@@ -33,6 +33,7 @@
 import { CATEGORY_HINTS, type CategoryHint, type FeedbackClassification } from './classes';
 import { LinearModel } from './model/linear-model';
 import { SHIPPED_MODEL } from './model/weights.generated';
+import { foldText } from './normalize';
 import { detectSpam } from './spam';
 import { summarize } from './summarize';
 import { decideVerdict } from './verdict';
@@ -73,9 +74,11 @@ export function classifyFeedback(input: FeedbackClassificationInput): FeedbackCl
   const text = typeof input.text === 'string' ? input.text : '';
   const summary = summarize(text);
   const meta = { categoryHint: isCategoryHint(input.categoryHint) ? input.categoryHint : null, rating: normalizeRating(input.rating) };
-  const spam = detectSpam(text);
+  // Folded once for the spam rules and the model's features alike.
+  const folded = foldText(text);
+  const spam = detectSpam(text, folded);
   // Junk never reaches the model: the rules' verdict is final (verdict.ts).
-  const probabilities = spam.isSpam ? [] : MODEL.predict(text, meta).probabilities;
+  const probabilities = spam.isSpam ? [] : MODEL.predict(text, meta, folded).probabilities;
   const verdict = decideVerdict(spam, MODEL.classes, probabilities);
   return { classification: verdict.label as FeedbackClassification, confidence: roundConfidence(verdict.confidence), summary };
 }

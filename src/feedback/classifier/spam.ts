@@ -77,16 +77,22 @@ function isRepetitive(words: readonly string[]): boolean {
   return true;
 }
 
+// One non-space character, repeated, with any spacing: the text without its spaces is `(.)\1+`.
+const HELD_DOWN = /^\s*(\S)(?:\s*\1)+\s*$/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
 /**
  * Text that is only punctuation/symbols, or one character held down. Emoji
  * are exempt: "👍👍👍" is terse, but it is a genuine reaction.
  */
 function isSymbolNoise(text: string): boolean {
+  // Both tests fail within the first few characters of prose, before any copy of a long text is made.
+  const heldDown = HELD_DOWN.test(text);
+  if (!heldDown && LETTER_OR_DIGIT.test(text)) return false;
   const compact = text.replace(/\s+/g, '');
   if (compact.length < 5) return false;
-  if (/^(.)\1+$/u.test(compact)) return !LAUGH.test(compact.toLowerCase()) && !/\p{Extended_Pictographic}/u.test(compact);
-  // Letters or digits settle it before the whole text is searched for an emoji.
-  return !/[\p{L}\p{N}]/u.test(compact) && !/\p{Extended_Pictographic}/u.test(compact);
+  if (heldDown) return !LAUGH.test(compact.toLowerCase()) && !/\p{Extended_Pictographic}/u.test(compact);
+  return !/\p{Extended_Pictographic}/u.test(compact);
 }
 
 function structuralJunk(text: string, folded: string, urlCount: number): boolean {
@@ -120,10 +126,12 @@ export function spamEvidence(text: string, folded = foldText(text), canonical = 
   return lexicalScore(text, canonical) + urlScore(countUrls(folded));
 }
 
-/** Decides whether the text is junk; see SpamVerdict. */
-export function detectSpam(text: string): SpamVerdict {
-  // Folded once for every rule below: on a long message folding is a good part of the cost.
-  const folded = foldText(text);
+/**
+ * Decides whether the text is junk; see SpamVerdict. Folded once for every rule
+ * below (on a long message folding is a good part of the cost); a caller that
+ * folded `text` already passes that form.
+ */
+export function detectSpam(text: string, folded = foldText(text)): SpamVerdict {
   const urls = countUrls(folded);
   if (structuralJunk(text, folded, urls)) return { isSpam: true, strength: 0.97 };
   const score = lexicalScore(text, canonicalizeFolded(folded)) + urlScore(urls);

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { createTransport } from 'nodemailer';
 import type { AppConfig } from '../../config/app-config';
 import { PermanentFailure } from '../queue/due-rows';
+import { linksInMail } from './mail-links';
 
 export interface OutgoingMail {
   from: string;
@@ -37,18 +38,31 @@ function smtpTransport(url: string): MailTransport {
   };
 }
 
-function logTransport(): MailTransport {
+/**
+ * In development each kept email gets one readable line with its recipient, subject and links, so
+ * a newcomer can follow a confirmation link from the terminal (or GET /dev/mail). Production logs
+ * no recipient and no link: links carry one-use tokens, and recipients are personal data.
+ */
+export function describeKeptMail(mail: OutgoingMail, config: Pick<AppConfig, 'production' | 'publicBaseUrl'>): string {
+  const id = mail.headers['X-Mail-Id'];
+  if (config.production) return `Email "${mail.subject}" (${id}) kept in the mail outbox; set SMTP_URL to deliver it`;
+  const links = linksInMail(mail.text, mail.html);
+  const shown = links.length > 0 ? `links: ${links.join(' ')}` : 'no links';
+  return `Email to ${mail.to}: "${mail.subject}"; ${shown} (not sent without SMTP_URL; all mail: ${config.publicBaseUrl}/dev/mail)`;
+}
+
+function logTransport(config: AppConfig): MailTransport {
   const logger = new Logger('MailOutbox');
   return {
     kind: 'log',
     async send(mail) {
       // Without SMTP the message is kept in mail_messages; the log line says where to find it.
-      logger.log(`Email "${mail.subject}" (${mail.headers['X-Mail-Id']}) kept in the mail outbox; set SMTP_URL to deliver it`);
+      logger.log(describeKeptMail(mail, config));
     },
     close: () => undefined,
   };
 }
 
 export function createMailTransport(config: AppConfig): MailTransport {
-  return config.smtpUrl ? smtpTransport(config.smtpUrl) : logTransport();
+  return config.smtpUrl ? smtpTransport(config.smtpUrl) : logTransport(config);
 }

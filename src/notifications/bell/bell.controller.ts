@@ -7,16 +7,26 @@ import type { WithMeta } from '../../common/http/reply';
 import { Auth } from '../../common/http/route-policy';
 import type { ProjectRef } from '../../projects/project-ref';
 import { ArchiveNotificationDto, BellTouchDto, ReactionDto, ReadAllDto, ReadAllResultDto, UnreadCountDto } from './dto/bell-bodies.dto';
+import { VERIFICATION_OFF_WARNING } from './bell-meta';
 import { BellNotificationDto } from './dto/bell-notification.dto';
 import { InboxQueryDto, UnreadCountQueryDto, UnreadQueryDto } from './dto/bell-query.dto';
 import { InboxService } from './inbox.service';
 import { ReceiptsService } from './receipts.service';
 
 const LIST_META = {
-  unread_count: { type: 'integer', description: "The bell's badge: unread, unarchived notifications, whatever the filters." },
-  poll_interval_seconds: { type: 'integer', description: 'How often to poll (the plan: Free 60, Indie 20, Builder 15).' },
+  unread_count: {
+    type: 'integer',
+    minimum: 0,
+    example: 3,
+    description: "The bell's badge: unread, unarchived notifications, whatever the filters.",
+  },
+  poll_interval_seconds: { type: 'integer', example: 20, description: 'How often to poll (the plan: Free 60, Indie 20, Builder 15).' },
   identity_verification: { type: 'string', enum: ['off'], description: 'Present when a legacy project answered without user_hash.' },
-  warnings: { type: 'array', items: { type: 'string' }, description: 'Present with identity_verification off.' },
+  warnings: {
+    type: 'array',
+    items: { type: 'string', example: VERIFICATION_OFF_WARNING },
+    description: 'Present with identity_verification off.',
+  },
 };
 const ITEM_META = { unread_count: LIST_META.unread_count, poll_interval_seconds: LIST_META.poll_interval_seconds };
 const ID_PARAM = { name: 'id', example: 'ntf_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' };

@@ -7,7 +7,7 @@ import { Auth } from '../../common/http/route-policy';
 import type { ProjectRef } from '../../projects/project-ref';
 import { NotificationSettingsDto, UpdateNotificationSettingsDto } from './dto/notification-settings.dto';
 import { RotatedSigningSecretDto, SigningSecretDto } from './dto/signing-secret.dto';
-import { NotificationSettingsService } from './notification-settings.service';
+import { NotificationSettingsService, SIGNING_SECRET_MISSING_WARNING } from './notification-settings.service';
 import { SigningSecretsService } from './signing-secrets.service';
 
 const SETTINGS_META = {
@@ -18,7 +18,12 @@ const SETTINGS_META = {
   },
   warnings: {
     type: 'array',
-    items: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'] },
+    items: {
+      type: 'object',
+      properties: { code: { type: 'string' }, message: { type: 'string' } },
+      required: ['code', 'message'],
+      example: SIGNING_SECRET_MISSING_WARNING,
+    },
   },
 };
 

@@ -1,9 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PLAN_NAMES, type PlanName } from '../plans';
 
-/** What the project's plan includes; the features of the spec's setup check, one boolean each. */
+/** What the project can use on this server: included in its plan and served here; one boolean each (spec: Setup check). */
 export class FeaturesEnabledDto {
-  @ApiProperty({ example: true, description: 'Changelog entries and the public changelog page (every plan).' })
+  @ApiProperty({
+    example: true,
+    description: 'Changelog entries, the public changelog (JSON, pages, feeds) and the widget API (every plan).',
+  })
   changelog: boolean;
 
   @ApiProperty({ example: true, description: 'Waitlist signups, referrals and stats (every plan).' })
@@ -12,13 +15,22 @@ export class FeaturesEnabledDto {
   @ApiProperty({ example: true, description: 'Feedback collection and classification (every plan).' })
   feedback: boolean;
 
-  @ApiProperty({ example: true, description: 'In-app notifications (the bell; every plan).' })
+  @ApiProperty({
+    example: true,
+    description: 'In-app notifications: sending and the bell API (every plan). The browser script is not served by this version.',
+  })
   notifications: boolean;
 
-  @ApiProperty({ example: false, description: 'Emails to changelog subscribers (Indie and up).' })
+  @ApiProperty({
+    example: false,
+    description: 'Emails to changelog subscribers (Indie and up); they leave the server once it has SMTP_URL.',
+  })
   email_notifications: boolean;
 
-  @ApiProperty({ example: false, description: 'The public changelog on a hostname of your own (Builder and up).' })
+  @ApiProperty({
+    example: false,
+    description: 'The public changelog on a hostname of your own (Builder and up), once the server has CUSTOM_DOMAIN_CNAME_TARGET set.',
+  })
   custom_domain: boolean;
 }
 
@@ -57,7 +69,7 @@ export class SetupCheckDto {
   @ApiProperty({ enum: PLAN_NAMES, example: 'free', description: "The project's plan." })
   plan: PlanName;
 
-  @ApiProperty({ type: FeaturesEnabledDto, description: 'Which features the plan includes.' })
+  @ApiProperty({ type: FeaturesEnabledDto, description: 'Which features the project can use here: in its plan and served by this server.' })
   features_enabled: FeaturesEnabledDto;
 
   @ApiProperty({ type: SetupLimitsDto, description: 'What is left of the counted limits of the plan.' })
@@ -67,6 +79,13 @@ export class SetupCheckDto {
   plan_details: PlanDetailsDto;
 }
 
+/** The warning of a project whose identity verification is off. */
+export const IDENTITY_VERIFICATION_WARNING = {
+  code: 'IDENTITY_VERIFICATION_OFF',
+  message:
+    'Identity verification is off: bell reads are answered without user_hash. Create a signing secret and switch require_user_hash on (PATCH /v1/notifications/settings).',
+} as const;
+
 /** `meta` of a setup check: present only while identity verification is off, or for a test key. */
 export const SETUP_CHECK_META = {
   mode: {
@@ -74,10 +93,19 @@ export const SETUP_CHECK_META = {
     enum: ['test'],
     description: 'Present when the key is a svc_test_ key: the project is the test-mode twin, whose data is separate.',
   },
-  live_project_id: { type: 'string', description: 'With mode test: the live project this test-mode project belongs to.' },
+  live_project_id: {
+    type: 'string',
+    example: 'prj_01JD3Z4Q9X8V7T6S5R4Q3P2N1M',
+    description: 'With mode test: the live project this test-mode project belongs to.',
+  },
   identity_verification: { type: 'string', enum: ['off'], description: 'Present while identity verification is off.' },
   warnings: {
     type: 'array',
-    items: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'] },
+    items: {
+      type: 'object',
+      properties: { code: { type: 'string' }, message: { type: 'string' } },
+      required: ['code', 'message'],
+      example: IDENTITY_VERIFICATION_WARNING,
+    },
   },
 };

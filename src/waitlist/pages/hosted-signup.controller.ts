@@ -41,10 +41,22 @@ export class HostedSignupController {
       type: 'object',
       required: ['email'],
       properties: {
-        email: { type: 'string', format: 'email', maxLength: 254 },
-        ref: { type: 'string', pattern: '^[A-Za-z0-9]{8}$', description: 'Referral code; a malformed one is ignored.' },
-        [TURNSTILE_FORM_FIELD]: { type: 'string', description: 'Added by the bot-check widget when the bot check is on.' },
+        email: { type: 'string', format: 'email', maxLength: 254, example: 'ada@example.com' },
+        ref: {
+          type: 'string',
+          pattern: '^[A-Za-z0-9]{8}$',
+          example: 'K7Q2M9XA',
+          description: 'Referral code; a malformed one is ignored.',
+        },
+        // The bot-check provider's documented test token.
+        [TURNSTILE_FORM_FIELD]: {
+          type: 'string',
+          example: 'XXXX.DUMMY.TOKEN.XXXX',
+          description: 'Added by the bot-check widget when the bot check is on.',
+        },
       },
+      // The form is validated with forbidNonWhitelisted, like every JSON body.
+      additionalProperties: false,
     },
   })
   @ApiProduces('text/html')

@@ -74,9 +74,12 @@ function mix(hash: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** Folded text the features are read from; links and addresses become one marker. */
-export function featureText(text: string): string {
-  return collapseRepeatedLetters(replaceUrls(replaceEmails(foldText(text), LINK_MARK), LINK_MARK));
+/**
+ * Folded text the features are read from; links and addresses become one marker.
+ * A caller that already folded `text` (the spam rules do) passes that form.
+ */
+export function featureText(text: string, folded = foldText(text)): string {
+  return collapseRepeatedLetters(replaceUrls(replaceEmails(folded, LINK_MARK), LINK_MARK));
 }
 
 const LINK_HASH = hashString(SEED_SYMBOL, 'link');
@@ -145,9 +148,14 @@ function isLowSurrogate(code: number): boolean {
  * regex: a 5,000-character message has about a thousand tokens, and hashing
  * them in place saves a match object and a substring for each.
  */
-export function extractTextFeatures(text: string, buckets: number, sink: FeatureSink): { features: number; words: number } {
+export function extractTextFeatures(
+  text: string,
+  buckets: number,
+  sink: FeatureSink,
+  foldedText?: string,
+): { features: number; words: number } {
   const mask = buckets - 1;
-  const folded = featureText(text);
+  const folded = featureText(text, foldedText);
   let features = 0;
   let words = 0;
   let previousWordHash = 0;

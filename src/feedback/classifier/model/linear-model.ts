@@ -37,14 +37,17 @@ export class LinearModel {
   /** The quantized weights as shipped, bucket-major. */
   private readonly weights: Int8Array;
   /**
-   * The weight each quantized value stands for, per class: values[c * 256 + q + 128].
-   * A long message reads thousands of scattered buckets; one byte a weight
-   * keeps the table in the processor's cache where floats would not fit.
+   * Per class, the weight that quantized value 1 stands for. A long message reads
+   * thousands of scattered buckets: the text features' bytes are summed as
+   * integers (exact, one load each, one byte a weight keeps the table in the
+   * processor's cache) and scaled once per class at the end.
    */
-  private readonly values: Float64Array;
+  private readonly scales: Float64Array;
   private readonly temperature: number;
   /** Buckets of the message being read, reused between calls. */
   private seen = new Int32Array(4096);
+  /** Per-class integer sums of the text features' quantized weights, reused between calls. */
+  private readonly sums: Int32Array;
 
   constructor(model: SerializedModel) {
     this.classes = model.classes;
@@ -55,50 +58,55 @@ export class LinearModel {
     const width = model.classes.length;
     if (raw.length !== model.buckets * width) throw new Error('Classifier weights do not match their declared shape');
     // Stored as two's complement bytes.
-    this.weights = Int8Array.from(raw, (byte) => (byte > 127 ? byte - 256 : byte));
-    this.values = new Float64Array(width * 256);
-    for (let c = 0; c < width; c += 1) {
-      // Single precision, as the weights were always held: the sums stay bit for bit the same.
-      for (let q = -128; q < 128; q += 1) this.values[c * 256 + q + 128] = Math.fround(q * model.scales[c]);
-    }
+    this.weights = new Int8Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.length));
+    this.scales = Float64Array.from(model.scales);
+    this.sums = new Int32Array(width);
   }
 
-  /** Raw logits (before temperature), for training diagnostics and for predict(). */
-  logits(text: string, meta: MetaInput): { logits: Float64Array; words: number } {
+  /**
+   * Raw logits (before temperature), for training diagnostics and for predict().
+   * `folded` is foldText(text) when the caller has it already.
+   */
+  logits(text: string, meta: MetaInput, folded?: string): { logits: Float64Array; words: number } {
     const width = this.classes.length;
-    const textSum = new Float64Array(width);
-    const { weights, values } = this;
+    const { weights, scales, sums } = this;
     let seen = this.seen;
     let count = 0;
-    const { features, words } = extractTextFeatures(text, this.buckets, (bucket) => {
-      if (count === seen.length) {
-        const grown = new Int32Array(seen.length * 2);
-        grown.set(seen);
-        seen = this.seen = grown;
-      }
-      seen[count++] = bucket;
-    });
-    // Summed after the scan, in the order the features came, in one tight loop.
+    const { features, words } = extractTextFeatures(
+      text,
+      this.buckets,
+      (bucket) => {
+        if (count === seen.length) {
+          const grown = new Int32Array(seen.length * 2);
+          grown.set(seen);
+          seen = this.seen = grown;
+        }
+        seen[count++] = bucket;
+      },
+      folded,
+    );
+    // Summed after the scan, in one tight loop: a 5,000-character text has some 14,000 features.
+    sums.fill(0);
     for (let k = 0; k < count; k += 1) {
       const offset = seen[k] * width;
-      for (let c = 0; c < width; c += 1) textSum[c] += values[c * 256 + weights[offset + c] + 128];
+      for (let c = 0; c < width; c += 1) sums[c] += weights[offset + c];
     }
     const logits = Float64Array.from(this.bias);
-    const scale = features > 0 ? 1 / Math.sqrt(features) : 0;
-    for (let c = 0; c < width; c += 1) logits[c] += textSum[c] * scale;
+    const norm = features > 0 ? 1 / Math.sqrt(features) : 0;
+    for (let c = 0; c < width; c += 1) logits[c] += sums[c] * scales[c] * norm;
     for (const bucket of metaFeatures(meta, words, this.buckets)) {
       const offset = bucket * width;
-      for (let c = 0; c < width; c += 1) logits[c] += values[c * 256 + weights[offset + c] + 128];
+      for (let c = 0; c < width; c += 1) logits[c] += weights[offset + c] * scales[c];
     }
     for (const [bucket, value] of lexiconFeatures(text, this.buckets)) {
       const offset = bucket * width;
-      for (let c = 0; c < width; c += 1) logits[c] += values[c * 256 + weights[offset + c] + 128] * value;
+      for (let c = 0; c < width; c += 1) logits[c] += weights[offset + c] * scales[c] * value;
     }
     return { logits, words };
   }
 
-  predict(text: string, meta: MetaInput): Prediction {
-    const { logits, words } = this.logits(text, meta);
+  predict(text: string, meta: MetaInput, folded?: string): Prediction {
+    const { logits, words } = this.logits(text, meta, folded);
     return { probabilities: softmax(logits, this.temperature), words };
   }
 }

@@ -193,8 +193,7 @@ function quantize(weights: Float64Array, width: number): Quantized {
 function quantizedRaw(model: RawModel, width: number): RawModel {
   const { bytes, scales } = quantize(model.weights, width);
   const weights = new Float64Array(bytes.length);
-  for (let at = 0; at < bytes.length; at += 1)
-    weights[at] = (bytes[at] > 127 ? bytes[at] - 256 : bytes[at]) * Math.fround(scales[at % width]);
+  for (let at = 0; at < bytes.length; at += 1) weights[at] = (bytes[at] > 127 ? bytes[at] - 256 : bytes[at]) * scales[at % width];
   return { bias: model.bias, weights };
 }
 
