@@ -107,6 +107,8 @@ export async function probeRedis(url: string, timeoutMs: number): Promise<void> 
     const cause = lastError && /Connection is closed|Stream isn't writeable/.test((error as Error).message) ? lastError : error;
     throw new StartupFailure('REDIS_URL', `Redis at ${describeTarget(url, 6379)}`, reasonOf(cause), REDIS_HINT);
   } finally {
-    redis.disconnect();
+    // After a refused connection the client has ended already; disconnecting again would start
+    // ioredis's 2 s "stream still open" timer, which nothing clears, and hold the process open.
+    if (redis.status !== 'end') redis.disconnect();
   }
 }
