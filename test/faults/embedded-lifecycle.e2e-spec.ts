@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServerProcess, runCli, startServerProcess } from '../support/server-process';
@@ -30,10 +31,23 @@ describe('the embedded database across Ctrl-C and the operator CLI', () => {
     async () => {
       server = await embeddedServer(dataDir);
       expect(existsSync(join(dataDir, 'embedded.lock'))).toBe(true);
+      // A request half sent holds the drain open (it is answered, not cut), so both signals
+      // certainly land while the server is shutting down, however fast the machine is.
+      const client = connect(server.port, '127.0.0.1');
+      await new Promise((resolve) => client.once('connect', resolve));
+      client.write('GET /v1/_health HTTP/1.1\r\nHost: localhost\r\n');
+      let answer = '';
+      client.on('data', (chunk: Buffer) => (answer += chunk.toString()));
       server.child.kill('SIGINT');
-      await sleep(20);
+      await sleep(300);
       server.child.kill('SIGINT');
+      await sleep(300);
+      expect(server.child.exitCode).toBeNull();
+      client.write('\r\n');
       expect(await server.exited).toBe(0);
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+      expect(answer).toMatch(/connection: close/i);
+      client.destroy();
       expect(existsSync(join(dataDir, 'embedded.lock'))).toBe(false);
       expect(server.output()).toContain('SIGINT again: still closing');
       expect(server.output()).toContain('closed, the embedded database last');
