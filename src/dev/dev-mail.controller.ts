@@ -1,15 +1,17 @@
 import { Controller, Get, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
+import ipaddr from 'ipaddr.js';
 import { ApiError } from '../common/errors/api-error';
 import { Auth } from '../common/http/route-policy';
 import type { RawReply } from '../common/http/reply';
 import { devMailPage } from './dev-mail-page';
 import { DevMailDto, DevMailService } from './dev-mail.service';
 
-/** A loopback peer address (IPv4, IPv6, or IPv4 mapped into IPv6). */
+/** A loopback peer address (IPv4, IPv6, or IPv4 mapped into IPv6), classified as the webhook URL rules do. */
 export function isLoopback(address: string | undefined): boolean {
-  return address === '::1' || /^(::ffff:)?127\./.test(address ?? '');
+  if (!address || !ipaddr.isValid(address)) return false;
+  return ipaddr.process(address).range() === 'loopback';
 }
 
 /**
