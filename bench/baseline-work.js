@@ -67,6 +67,7 @@ const { encodeCursor, publishedCursorValue } = dist('common/http/cursor');
 const { planAllows, planLimit } = dist('projects/plans');
 const { ContactsService } = dist('contacts/contacts.service');
 const { OutboxService } = dist('events/outbox.service');
+const { DeliveryPlanner } = dist('webhooks/delivery/delivery-planner');
 
 const KEY_CACHE_TTL_MS = 5_000;
 const DAY_MS = 86_400_000;
@@ -102,6 +103,9 @@ class BaselineWork {
     this.mailQueue = new Queue('mail', { connection: this.redis, prefix: queuePrefix });
     this.contacts = new ContactsService(null, clock);
     this.outbox = new OutboxService(clock);
+    // Every recorded event plans its webhook deliveries in the same transaction, as in the service.
+    // The bench projects have no endpoints, so the planner never reaches its queue or its sender.
+    new DeliveryPlanner(this.outbox, null, null).onModuleInit();
   }
 
   /** The per-IP browser limit, counted as the service counts it. */

@@ -5,7 +5,10 @@
  * rounds is reported with ratios. Also reported: server CPU time per request, read from /proc, which
  * stays meaningful on a machine that is busy with something else.
  *
- * Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3), BENCH_ROUTES (all, or
+ * Every target first serves the route unmeasured for BENCH_WARMUP_SECONDS, so that the rounds
+ * compare code the JIT has optimised, not how fast each target warms up.
+ *
+ * Environment: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3), BENCH_ROUTES (all, or
  * a comma list of route names), DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres: a
  * database of its own is created and dropped there), REDIS_URL (redis://127.0.0.1:6379),
  * BENCH_JSON (a path: write the results there too), BENCH_CPU_PROFILE (a folder: the service's CPU profile).
@@ -28,6 +31,7 @@ const { classifierTimings } = require('./classifier-timings');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const POOL_SIZE = 10;
@@ -114,10 +118,10 @@ function createProject(env, name) {
   return { id: created.project_id, secretKey: created.secret_key, publishableKey: created.publishable_key };
 }
 
-function load(port, route, context) {
+function load(port, route, context, seconds = SECONDS) {
   return new Promise((resolve, reject) => {
     const requests = [{ method: route.method, path: route.path, setupRequest: (request) => route.request(request, context) }];
-    autocannon({ url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, duration: SECONDS, requests }, (error, result) =>
+    autocannon({ url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, duration: seconds, requests }, (error, result) =>
       error ? reject(error) : resolve(result),
     );
   });
@@ -229,6 +233,9 @@ async function main() {
     const summaries = [];
     for (const route of ROUTES.filter((candidate) => routeNames.includes(candidate.name))) {
       const context = await route.prepare({ env, createProject: (name) => createProject(env, name), port: PORTS.service });
+      if (WARMUP_SECONDS > 0) {
+        for (const target of TARGETS) await load(PORTS[target], route, { ...context, target, round: -1 }, WARMUP_SECONDS);
+      }
       const samples = [];
       for (let round = 0; round < ROUNDS; round += 1) {
         const order = TARGETS.map((_, index) => TARGETS[(index + round) % TARGETS.length]);

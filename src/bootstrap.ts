@@ -129,7 +129,11 @@ export async function prepare(lifecycle: ProcessLifecycle, options: PrepareOptio
   const embedded =
     config.embeddedDatabase && !shared ? await startEmbeddedPostgres({ dataDir: config.dataDir, share: options.share }) : null;
   lifecycle.holdEmbedded(embedded);
-  if (embedded) config = withDatabaseUrl(config, embedded.url);
+  if (embedded) {
+    // Said here, not by the embedded database itself: the test suites start one per file.
+    new Logger('EmbeddedPostgres').log(`Embedded PostgreSQL in ${config.dataDir} at ${embedded.url}`);
+    config = withDatabaseUrl(config, embedded.url);
+  }
   return { config: ensureEncryptionKey(config), embedded };
 }
 

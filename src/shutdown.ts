@@ -43,24 +43,27 @@ export interface HttpDrain {
 export function trackRequests(server: Server): HttpDrain {
   let draining = false;
   const sockets = new Set<Socket>();
-  const active = new WeakMap<Socket, number>();
+  // Connections that have carried a request: one without any (just accepted) is left to send it.
+  const used = new WeakSet<Socket>();
   const inFlight = new Set<ServerResponse>();
+  // One listener function for every response (no closure per request): it reads the response off `this`.
+  function answered(this: ServerResponse): void {
+    inFlight.delete(this);
+  }
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const socket = req.socket;
-    active.set(socket, (active.get(socket) ?? 0) + 1);
+    used.add(req.socket);
     inFlight.add(res);
     if (draining) res.setHeader('Connection', 'close');
-    res.once('close', () => {
-      inFlight.delete(res);
-      active.set(socket, (active.get(socket) ?? 1) - 1);
-    });
+    res.on('close', answered);
   });
   const closeIdle = () => {
-    for (const socket of sockets) if (active.get(socket) === 0) socket.destroy();
+    const busy = new Set<Socket>();
+    for (const res of inFlight) busy.add(res.req.socket);
+    for (const socket of sockets) if (used.has(socket) && !busy.has(socket)) socket.destroy();
   };
   return {
     async drain(graceMs: number) {

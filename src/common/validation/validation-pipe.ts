@@ -1,5 +1,6 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ApiError } from '../errors/api-error';
+import { cacheValidationMetadata } from './validation-metadata-cache';
 
 interface FirstFailure {
   path: string;
@@ -80,6 +81,7 @@ class ApiValidationPipe extends ValidationPipe {
  * VALIDATION_ERROR naming the first offending field in `param`.
  */
 export function createValidationPipe(): ValidationPipe {
+  cacheValidationMetadata();
   return new ApiValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,

@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -122,7 +121,6 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   });
   await server.start();
   const url = `postgres://postgres@${server.getServerConn()}/postgres`;
-  new Logger('EmbeddedPostgres').log(`Embedded PostgreSQL ${inMemory ? 'in memory' : `in ${options.dataDir}`} at ${url}`);
   servedUrls.add(url);
   if (options.share) lock?.publish(url);
   return {

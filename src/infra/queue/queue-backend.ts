@@ -11,6 +11,24 @@ const WORKER_CONCURRENCY = 8;
  */
 const QUEUE_CONCURRENCY: Readonly<Record<string, number>> = { webhooks: 64 };
 
+/** How long an idle worker on the embedded database waits before it looks for jobs again (seconds). */
+const EMBEDDED_POLL_SECONDS = 1;
+
+/**
+ * The PostgreSQL backend as it is, except that a worker never blocks longer than one poll.
+ *
+ * BullMQ's PostgreSQL backend wakes workers by NOTIFY and, while a delayed job exists, blocks until
+ * that job is due (up to an hour), ignoring drainDelay. On the embedded database NOTIFY does not
+ * cross connections, so one notification scheduled an hour ahead would leave every job added
+ * meanwhile waiting for that hour.
+ */
+const createPollingPostgresBackend: typeof createPostgresBackend = (name, opts, factoryOptions) => {
+  const backend = createPostgresBackend(name, opts, factoryOptions);
+  // An own property shadows the class's getter, which is all the Worker reads.
+  Object.defineProperty(backend, 'maximumBlockTimeout', { value: EMBEDDED_POLL_SECONDS });
+  return backend;
+};
+
 export function queueBackendOf(config: AppConfig): QueueBackend {
   return config.redisUrl ? 'redis' : 'postgres';
 }
@@ -31,7 +49,7 @@ export function queueOptionsFor(config: AppConfig): QueueOptions {
     return { connection: redisConnection(config, config.deadlines.redisCommandMs), prefix: config.queuePrefix };
   }
   if (!config.databaseUrl) throw new Error('The queue needs REDIS_URL or a database URL');
-  setDefaultBackendFactory(createPostgresBackend);
+  setDefaultBackendFactory(config.embeddedDatabase ? createPollingPostgresBackend : createPostgresBackend);
   const connection = {
     connectionString: config.databaseUrl,
     // PGlite ignores the search_path a separate schema needs.
@@ -58,7 +76,7 @@ export function workerOptionsFor(
   const connection = config.redisUrl ? { connection: redisConnection(config, null) } : {};
   // The embedded database serves one session: 64 slots polling it would only crowd out other queues.
   const concurrency = (!polling && queue && QUEUE_CONCURRENCY[queue]) || WORKER_CONCURRENCY;
-  return { concurrency, ...(polling ? { drainDelay: 1 } : {}), ...connection };
+  return { concurrency, ...(polling ? { drainDelay: EMBEDDED_POLL_SECONDS } : {}), ...connection };
 }
 
 function redisConnection(config: AppConfig, commandTimeoutMs: number | null): ConnectionOptions {
