@@ -1,14 +1,14 @@
 /**
  * `npm run bench`: the service against two baselines doing the same work on the same database
  * (see baseline-work.js): a bare NestJS route and a raw node:http + pg server. For every route the
- * three targets run in interleaved rounds (the order rotates each round), and the median of the
- * rounds is reported with ratios. Also reported: server CPU time per request, read from /proc, which
+ * three targets run in interleaved rounds (the order rotates each round); each target's median over
+ * the rounds is reported, and each ratio is the median of the per-round ratios (pairedRatios). Also reported: server CPU time per request, read from /proc, which
  * stays meaningful on a machine that is busy with something else.
  *
  * Every target first serves the route unmeasured for BENCH_WARMUP_SECONDS, so that the rounds
  * compare code the JIT has optimised, not how fast each target warms up.
  *
- * Environment: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3), BENCH_ROUTES (all, or
+ * Environment: BENCH_SECONDS (6), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (50), BENCH_ROUNDS (5), BENCH_ROUTES (all, or
  * a comma list of route names), DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres: a
  * database of its own is created and dropped there), REDIS_URL (redis://127.0.0.1:6379),
  * BENCH_JSON (a path: write the results there too), BENCH_CPU_PROFILE (a folder: the service's CPU profile).
@@ -28,9 +28,9 @@ const { sendTimings } = require('./send-timings');
 const { webhookTimings } = require('./webhook-timings');
 const { classifierTimings } = require('./classifier-timings');
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -137,6 +137,7 @@ async function measure(target, pid, port, route, context) {
   const unexpected = expected === 200 ? result.non2xx : requests - (result.statusCodeStats?.[expected]?.count ?? 0);
   return {
     target,
+    round: context.round,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -146,6 +147,21 @@ async function measure(target, pid, port, route, context) {
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * Per round, the service against the baselines measured in that same round (seconds apart): on a
+ * shared machine whose speed drifts over minutes, ratios of the same round cancel most of the drift
+ * that a ratio of separate medians keeps. The median of those per-round ratios is reported, with
+ * their lowest and highest.
+ */
+function pairedRatios(samples, value, baseline) {
+  const ratios = [];
+  for (const ours of samples.filter((sample) => sample.target === 'service')) {
+    const theirs = samples.find((sample) => sample.target === baseline && sample.round === ours.round);
+    if (theirs && value(theirs) > 0) ratios.push(value(ours) / value(theirs));
+  }
+  return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
+}
 
 function summarize(route, samples) {
   const rows = {};
@@ -159,15 +175,20 @@ function summarize(route, samples) {
       failures: mine.reduce((sum, sample) => sum + sample.failures, 0),
     };
   }
-  const ours = rows.service;
+  const rps = (sample) => sample.rps;
   return {
     route: route.name,
     ...rows,
-    vsBareNest: ours.rps / rows['bare nest'].rps,
-    vsRawNode: ours.rps / rows['raw node'].rps,
-    p99VsBareNest: ours.p99 / rows['bare nest'].p99,
+    vsBareNest: pairedRatios(samples, rps, 'bare nest'),
+    vsRawNode: pairedRatios(samples, rps, 'raw node'),
+    p99VsBareNest: pairedRatios(samples, (sample) => sample.p99, 'bare nest'),
+    cpuVsBareNest: pairedRatios(samples, (sample) => sample.cpuMicrosPerRequest ?? 0, 'bare nest'),
+    samples,
   };
 }
+
+const percent = (ratio) => `${(ratio.median * 100).toFixed(0)}% (${(ratio.min * 100).toFixed(0)}-${(ratio.max * 100).toFixed(0)})`;
+const times = (ratio) => `${ratio.median.toFixed(2)}× (${ratio.min.toFixed(2)}-${ratio.max.toFixed(2)})`;
 
 function printSummary(summaries) {
   const table = [];
@@ -189,10 +210,10 @@ function printSummary(summaries) {
   console.table(
     summaries.map((summary) => ({
       route: summary.route,
-      'ours / bare nest': `${(summary.vsBareNest * 100).toFixed(0)}%`,
-      'ours / raw node': `${(summary.vsRawNode * 100).toFixed(0)}%`,
-      'p99 ours / bare nest': `${summary.p99VsBareNest.toFixed(2)}×`,
-      'cpu ours / bare nest': `${(summary.service.cpu / summary['bare nest'].cpu).toFixed(2)}×`,
+      'ours / bare nest': percent(summary.vsBareNest),
+      'ours / raw node': percent(summary.vsRawNode),
+      'p99 ours / bare nest': times(summary.p99VsBareNest),
+      'cpu ours / bare nest': times(summary.cpuVsBareNest),
     })),
   );
 }
@@ -245,9 +266,7 @@ async function main() {
       }
       const summary = summarize(route, samples);
       summaries.push(summary);
-      process.stderr.write(
-        `${route.name}: ours ${Math.round(summary.service.rps)} req/s, ${(summary.vsBareNest * 100).toFixed(0)}% of bare nest\n`,
-      );
+      process.stderr.write(`${route.name}: ours ${Math.round(summary.service.rps)} req/s, ${percent(summary.vsBareNest)} of bare nest\n`);
     }
     if (summaries.length > 0) printSummary(summaries);
     // Send latency at scale, unless a route list was asked for without it.

@@ -20,7 +20,7 @@ export class StatsService {
   constructor(private readonly db: Database) {}
 
   async getStats(project: ProjectRef): Promise<WaitlistStatsDto> {
-    return toWaitlistStatsDto(await waitlistTotals(this.db.manager, project.id, TOP_REFERRERS_SIZE));
+    return toWaitlistStatsDto(await waitlistTotals(this.db.reads, project.id, TOP_REFERRERS_SIZE));
   }
 
   async getLeaderboard(project: ProjectRef): Promise<LeaderboardItemDto[]> {

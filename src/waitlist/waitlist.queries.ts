@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { StatementRunner } from '../infra/database/database';
 import type { EmailTokenRow } from './email-tokens';
 import type { WaitlistSignupEntity } from './entities/waitlist-signup.entity';
 import type { SignupDraft } from './signup-row';
@@ -134,7 +135,7 @@ export interface WaitlistTotals {
  * first `topSize` by referral count, earliest position on ties). Raw SQL because a query builder
  * cannot nest the ordered aggregate, and two round trips cost more than the statement.
  */
-export async function waitlistTotals(em: EntityManager, projectId: string, topSize: number): Promise<WaitlistTotals> {
+export async function waitlistTotals(em: StatementRunner, projectId: string, topSize: number): Promise<WaitlistTotals> {
   const [row]: {
     total: number;
     confirmed: number;

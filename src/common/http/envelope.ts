@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { Paged, RawReply, WithMeta, WithStatus } from './reply';
 import { committedAnswerOf, writeWireAnswer } from './request-context';
 import { documentSecurityHeaders } from './security-headers';
+import { writeJson } from './write-json';
 
 export interface SuccessEnvelope {
   data: unknown;
@@ -45,7 +46,7 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
     }
     const committed = committedAnswerOf(response.req as Request);
     if (committed) return writeWireAnswer(response, committed);
-    if (body instanceof WithStatus) return super.reply(response, toSuccessEnvelope(body.data), body.status);
-    return super.reply(response, toSuccessEnvelope(body), statusCode);
+    if (body instanceof WithStatus) return writeJson(response, body.status, toSuccessEnvelope(body.data));
+    return writeJson(response, statusCode ?? response.statusCode, toSuccessEnvelope(body));
   }
 }

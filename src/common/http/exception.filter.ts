@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { committedAnswerOf, REQUEST_ID_HEADER, requestIdOf, writeWireAnswer } from './request-context';
 import { StoredResponse, toErrorResponse } from './error-response';
 import { PermanentRedirect, redirectLocation } from './permanent-redirect';
+import { writeJson } from './write-json';
 
 /** The one writer of the failure envelope, for every error: ours, validation, parsing, routing, unknown. */
 @Catch()
@@ -40,8 +41,6 @@ export function writeError(exception: unknown, req: Request, res: Response): voi
   }
   const requestId = requestIdOf(req);
   const { status, headers, body } = toErrorResponse(exception, requestId);
-  res
-    .status(status)
-    .set({ ...headers, [REQUEST_ID_HEADER]: requestId })
-    .json(body);
+  res.set({ ...headers, [REQUEST_ID_HEADER]: requestId });
+  writeJson(res, status, body);
 }

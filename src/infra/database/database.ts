@@ -1,7 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
 type AfterCommit = () => void | Promise<void>;
+
+/** What SQL helpers need of a connection: `EntityManager.query`'s shape, rows back for a SELECT. */
+export interface StatementRunner {
+  query<T = unknown>(sql: string, parameters?: unknown[]): Promise<T>;
+}
+
+interface PgPool {
+  query(sql: string, parameters?: unknown[]): Promise<{ rows: unknown }>;
+}
 
 const afterCommitHooks = new WeakMap<EntityManager, AfterCommit[]>();
 const migrationsAppliedAtStart = new WeakMap<DataSource, string[]>();
@@ -43,6 +53,20 @@ export class Database {
   get manager(): EntityManager {
     return this.dataSource.manager;
   }
+
+  /**
+   * One read-only statement outside any transaction, sent straight through the pool TypeORM holds
+   * (same connections, same deadlines). `manager.query` wraps each statement in a query runner of
+   * its own (object, broadcaster events, bookkeeping on acquire and release): on the hottest reads
+   * that cost as much as the round trip. For reads only: errors come back as the driver raised
+   * them, which the error rules match by shape (postgres-errors.ts, backend-outage.ts).
+   */
+  readonly reads: StatementRunner = {
+    query: async <T>(sql: string, parameters?: unknown[]): Promise<T> => {
+      const pool = (this.dataSource.driver as PostgresDriver).master as PgPool;
+      return (await pool.query(sql, parameters)).rows as T;
+    },
+  };
 
   async transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     const hooks: AfterCommit[] = [];

