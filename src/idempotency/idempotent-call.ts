@@ -5,6 +5,7 @@ import { StoredResponse } from '../common/http/error-response';
 import { toSuccessEnvelope } from '../common/http/envelope';
 import { WithStatus } from '../common/http/reply';
 import { CommittedAnswerSource, REQUEST_ID_HEADER, WireAnswer } from '../common/http/request-context';
+import { JSON_CONTENT_TYPE } from '../common/http/write-json';
 import { afterCommit } from '../infra/database/database';
 import { IDEMPOTENCY_HEADER } from './idempotency-key';
 import { IdempotencyStore, StoredAnswer } from './idempotency.store';
@@ -29,7 +30,6 @@ export interface IdempotentRequest {
 
 // Headers a handler may have set that belong to the answer itself (not to this delivery of it).
 const ANSWER_HEADERS = ['Location', 'Cache-Control', 'Content-Location'];
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -95,7 +95,7 @@ export class IdempotentCall implements CommittedAnswerSource {
     if (delayAfterCommitMs > 0) afterCommit(em, () => sleep(delayAfterCommitMs));
   }
 
-  /** The success envelope exactly as it will be sent (res.json with Express's default settings). */
+  /** The success envelope exactly as writeJson sends it (common/http/write-json.ts). */
   private answerOf(result: unknown): WireAnswer {
     const { res, requestId, etag } = this.request;
     // A handler that picks its status at run time (201 created, 200 dry run) records that status.

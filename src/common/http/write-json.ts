@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+/** The Content-Type of every JSON answer (idempotent replays record it too). */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 type EtagFunction = (body: Buffer) => string | undefined;
 
