@@ -2,14 +2,15 @@
  * `npm run bench`: the service against two baselines doing the same work on the same database
  * (see baseline-work.js): a bare NestJS route and a raw node:http + pg server. For every route the
  * three targets run in interleaved rounds (the order rotates each round); each target's median over
- * the rounds is reported, and each ratio is the median of the per-round ratios (pairedRatios). Also reported: server CPU time per request, read from /proc, which
- * stays meaningful on a machine that is busy with something else.
+ * the rounds is reported, and each ratio is the median of the per-round ratios (pairedRatios).
+ * Also reported: server CPU time per request, read from /proc, which stays meaningful on a machine
+ * that is busy with something else.
  *
  * Every target first serves the route unmeasured for BENCH_WARMUP_SECONDS, so that the rounds
  * compare code the JIT has optimised, not how fast each target warms up.
  *
- * Environment: BENCH_SECONDS (6), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (50), BENCH_ROUNDS (5), BENCH_ROUTES (all, or
- * a comma list of route names), DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres: a
+ * Environment: BENCH_SECONDS (6), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (50), BENCH_ROUNDS
+ * (5), BENCH_ROUTES (all, or a comma list of route names), DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres: a
  * database of its own is created and dropped there), REDIS_URL (redis://127.0.0.1:6379),
  * BENCH_JSON (a path: write the results there too), BENCH_CPU_PROFILE (a folder: the service's CPU profile).
  * After the routes it times single sends at scale (bench/send-timings.js); with BENCH_ROUTES, only

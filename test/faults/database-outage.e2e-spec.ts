@@ -15,6 +15,7 @@ describe('PostgreSQL outage', () => {
   afterAll(() => f.close());
 
   const signUp = (email: string) => f.api.as(f.publishableKey).post('/v1/waitlist/signups').send({ email });
+  const readStats = () => f.api.as(f.secretKey).get('/v1/waitlist/stats');
   const timed = async <T>(work: Promise<T>) => {
     const started = Date.now();
     const result = await work;
@@ -32,6 +33,8 @@ describe('PostgreSQL outage', () => {
 
   it('answers 503 while the database is silent, 201 again once it answers', async () => {
     await signUp('before@x.io').expect(201);
+    // Read once first, so the key is cached and the outage reaches the stats statement itself.
+    await readStats().expect(200);
 
     f.proxy.pause();
     const health = await timed(f.api.get('/v1/_health'));
@@ -41,6 +44,10 @@ describe('PostgreSQL outage', () => {
     const during = await timed(signUp('during@x.io'));
     expectUnavailable(during.result);
     expect(during.ms).toBeLessThan(5_000);
+    // A read sent straight through the pool (db.reads), not through TypeORM: same answer.
+    const stats = await timed(readStats());
+    expectUnavailable(stats.result);
+    expect(stats.ms).toBeLessThan(5_000);
 
     f.proxy.resume();
     await eventually(async () => (await signUp('after@x.io')).status === 201, 10_000);
@@ -49,6 +56,7 @@ describe('PostgreSQL outage', () => {
   });
 
   it('answers 503 while connections are refused, 201 again once the database is back', async () => {
+    await readStats().expect(200);
     await f.proxy.close();
     const health = await timed(f.api.get('/v1/_health'));
     expectUnavailable(health.result);
@@ -56,9 +64,11 @@ describe('PostgreSQL outage', () => {
     const refused = await timed(signUp('refused@x.io'));
     expectUnavailable(refused.result);
     expect(refused.ms).toBeLessThan(5_000);
+    expectUnavailable((await timed(readStats())).result);
 
     await f.proxy.reopen();
     await eventually(async () => (await signUp('back@x.io')).status === 201, 10_000);
     expect(await listedEmails()).toEqual(['after@x.io', 'back@x.io', 'before@x.io']);
+    expect((await readStats().expect(200)).body.data.total_signups).toBe(3);
   });
 });
