@@ -2,11 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Pool } from 'pg';
+import { EntityManager, QueryFailedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
+import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { pendingSchemaChanges } from '../../src/cli/migration-generator';
 import { ENTITIES } from '../../src/entities';
 import { createDataSource, runMigrations } from '../../src/infra/database/data-source';
 import { startEmbeddedPostgres } from '../../src/infra/database/embedded-postgres';
 import { MIGRATIONS } from '../../src/infra/database/migrations';
+import { isUniqueViolation } from '../../src/infra/database/postgres-errors';
 import { TestApp } from '../support/test-app';
 import { createTestDatabase } from '../support/test-database';
 
@@ -57,6 +60,62 @@ describe('database schema', () => {
     const many = await Promise.all(Array.from({ length: 40 }, (_, i) => t.db.reads.query<{ n: number }[]>('SELECT $1::int AS n', [i])));
     expect(many.map(([row]) => row.n)).toEqual(Array.from({ length: 40 }, (_, i) => i));
     await expect(t.db.reads.query('SELECT * FROM no_such_table')).rejects.toMatchObject({ code: '42P01' });
+  });
+
+  describe('statements inside Database.transaction', () => {
+    const table = `tx_probe_${process.pid}`;
+    // The same statements, each answer kept: INSERT, SELECT, UPDATE … RETURNING, DELETE.
+    const script = async (em: EntityManager, id: number) => [
+      await em.query(`INSERT INTO ${table} (id, label) VALUES ($1, $2)`, [id, 'a']),
+      await em.query(`SELECT id, label FROM ${table} WHERE id = $1`, [id]),
+      await em.query(`UPDATE ${table} SET label = $2 WHERE id = $1 RETURNING label`, [id, 'b']),
+      await em.query(`UPDATE ${table} SET label = 'c' WHERE id = -1`),
+      await em.query(`DELETE FROM ${table} WHERE id = $1`, [id]),
+    ];
+
+    beforeAll(() => t.db.manager.query(`CREATE TABLE ${table} (id int PRIMARY KEY, label text NOT NULL)`));
+    afterAll(() => t.db.manager.query(`DROP TABLE ${table}`));
+    afterEach(() => jest.restoreAllMocks());
+
+    it("go straight to the transaction's connection and answer exactly what TypeORM's path answers", async () => {
+      const throughTypeOrm = await t.db.dataSource.transaction((em) => script(em, 1));
+      const runnerQuery = jest.spyOn(PostgresQueryRunner.prototype, 'query');
+      const direct = await t.db.transaction((em) => script(em, 1));
+      // Only START TRANSACTION and COMMIT take TypeORM's path.
+      expect(runnerQuery.mock.calls.map(([sql]) => sql)).toEqual(['START TRANSACTION', 'COMMIT']);
+      expect(direct).toEqual(throughTypeOrm);
+      expect(direct).toEqual([[], [{ id: 1, label: 'a' }], [[{ label: 'b' }], 1], [[], 0], [[], 1]]);
+    });
+
+    it('share the connection with repositories and query builders of the same manager', async () => {
+      const seen = await t.db.transaction(async (em) => {
+        await em.query(`INSERT INTO ${table} (id, label) VALUES ($1, $2)`, [3, 'uncommitted']);
+        return em.createQueryBuilder().select('label').from(table, 'p').where('id = :id', { id: 3 }).getRawOne<{ label: string }>();
+      });
+      expect(seen).toEqual({ label: 'uncommitted' });
+      await t.db.manager.query(`DELETE FROM ${table} WHERE id = 3`);
+    });
+
+    it('fail as TypeORM fails (QueryFailedError with the driver error) and leave nothing behind', async () => {
+      const failure = await t.db
+        .transaction(async (em) => {
+          await em.query(`INSERT INTO ${table} (id, label) VALUES (4, 'first')`);
+          await em.query(`INSERT INTO ${table} (id, label) VALUES (4, 'again')`);
+        })
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(QueryFailedError);
+      expect(failure).toMatchObject({ driverError: { code: '23505', constraint: `${table}_pkey` } });
+      expect(isUniqueViolation(failure, `${table}_pkey`)).toBe(true);
+      expect(await t.db.manager.query(`SELECT id FROM ${table} WHERE id = 4`)).toEqual([]);
+    });
+
+    it('are refused once the transaction has ended', async () => {
+      let kept: EntityManager | null = null;
+      await t.db.transaction(async (em) => {
+        kept = em;
+      });
+      await expect(kept!.query('SELECT 1')).rejects.toBeInstanceOf(QueryRunnerProviderAlreadyReleasedError);
+    });
   });
 });
 
