@@ -5,15 +5,26 @@ import { prettyStream } from './pretty-stream';
 
 export type LogSettings = Pick<AppConfig, 'logLevel' | 'logToStderr'> & Partial<Pick<AppConfig, 'logFormat'>>;
 
+/** The longest a JSON log line waits in the buffer on a quiet server. */
+export const LOG_FLUSH_INTERVAL_MS = 1_000;
+
 /**
- * One pino logger per process. JSON lines are buffered and written asynchronously (pino flushes
- * the buffer when the process exits), so a request never waits on a write system call. Keys,
- * tokens, hashes and bodies are never logged: callers pass only what they mean to show.
+ * Where JSON lines go: buffered and written asynchronously, so a request never waits on a write
+ * system call. A busy server writes whenever 4 KB have gathered; a quiet one would keep its last
+ * lines (the one error of the night) until the next 4 KB, so the buffer is also written every
+ * LOG_FLUSH_INTERVAL_MS, and when the process exits.
+ */
+export function jsonLogDestination(fd: number): pino.DestinationStream {
+  return pino.destination({ dest: fd, sync: false, minLength: 4096, periodicFlush: LOG_FLUSH_INTERVAL_MS });
+}
+
+/**
+ * One pino logger per process. Keys, tokens, hashes and bodies are never logged: callers pass only
+ * what they mean to show.
  */
 export function createRootLogger(config: LogSettings, destination?: pino.DestinationStream): Logger {
   const fd = config.logToStderr ? 2 : 1;
-  const target =
-    destination ?? (config.logFormat === 'pretty' ? prettyStream(fd) : pino.destination({ dest: fd, sync: false, minLength: 4096 }));
+  const target = destination ?? (config.logFormat === 'pretty' ? prettyStream(fd) : jsonLogDestination(fd));
   return pino({ level: config.logLevel, base: { pid: process.pid } }, target);
 }
 
