@@ -50,7 +50,7 @@ describe('database schema', () => {
     expect(columns).toEqual([]);
   });
 
-  it('reads through the pool TypeORM holds: rows as manager.query gives them, driver errors as raised', async () => {
+  it('reads through the pool TypeORM holds: rows and failures as manager.query gives them', async () => {
     const sql = 'SELECT $1::int + 1 AS next, $2::text AS label, $3::timestamptz AS at';
     const parameters = [41, 'x', new Date('2026-01-02T03:04:05Z')];
     const pooled = await t.db.reads.query<{ next: number; label: string; at: Date }[]>(sql, parameters);
@@ -59,7 +59,9 @@ describe('database schema', () => {
     // No connection is kept: as many reads as the pool has connections, twice over, all answer.
     const many = await Promise.all(Array.from({ length: 40 }, (_, i) => t.db.reads.query<{ n: number }[]>('SELECT $1::int AS n', [i])));
     expect(many.map(([row]) => row.n)).toEqual(Array.from({ length: 40 }, (_, i) => i));
-    await expect(t.db.reads.query('SELECT * FROM no_such_table')).rejects.toMatchObject({ code: '42P01' });
+    const failure = await t.db.reads.query('SELECT * FROM no_such_table').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(QueryFailedError);
+    expect(failure).toMatchObject({ code: '42P01', driverError: { code: '42P01' } });
   });
 
   describe('statements inside Database.transaction', () => {

@@ -1,5 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource, EntityManager, QueryFailedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
+import {
+  DataSource,
+  EntityManager,
+  QueryFailedError,
+  QueryRunnerProviderAlreadyReleasedError,
+  type Logger as TypeOrmLogger,
+} from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 
@@ -65,14 +71,11 @@ export class Database {
    * One read-only statement outside any transaction, sent straight through the pool TypeORM holds
    * (same connections, same deadlines). `manager.query` wraps each statement in a query runner of
    * its own (object, broadcaster events, bookkeeping on acquire and release): on the hottest reads
-   * that cost as much as the round trip. For reads only: errors come back as the driver raised
-   * them, which the error rules match by shape (postgres-errors.ts, backend-outage.ts).
+   * that cost as much as the round trip. Answers and failures as `sendStatement` gives them.
    */
   readonly reads: StatementRunner = {
-    query: async <T>(sql: string, parameters?: unknown[]): Promise<T> => {
-      const pool = (this.dataSource.driver as PostgresDriver).master as PgQueryable;
-      return (await pool.query(sql, parameters)).rows as T;
-    },
+    query: <T>(sql: string, parameters?: unknown[]): Promise<T> =>
+      sendStatement<T>((this.dataSource.driver as PostgresDriver).master as PgQueryable, sql, parameters, this.dataSource.logger),
   };
 
   async transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
@@ -95,14 +98,34 @@ export class Database {
 }
 
 /**
- * Makes `em.query` send its statement straight to the transaction's connection. TypeORM's own path
- * (EntityManager → DataSource → query runner) awaits a connect and two event broadcasts and builds a
- * result object per statement; the busiest writes are plain SQL helpers (`<aggregate>.queries.ts`)
- * only, and on the feedback write's seven statements that was 15 to 25 µs of CPU per transaction,
- * about half of what TypeORM adds over a bare pg client. The answer keeps `em.query`'s shape
- * (rows; `[rows, count]` for UPDATE and DELETE), failures are logged and wrapped in
- * `QueryFailedError` as TypeORM does, and the manager refuses statements once its transaction has
- * ended. Repositories and query builders keep TypeORM's path on the same connection.
+ * One statement on a pg pool or client, answered as `EntityManager.query` answers it (rows;
+ * `[rows, count]` for UPDATE and DELETE) and failing as it fails (logged through TypeORM's logger,
+ * wrapped in `QueryFailedError` around the driver error), so the SQL helpers and the error rules
+ * (postgres-errors.ts, backend-outage.ts) cannot tell which path a statement took.
+ */
+async function sendStatement<T>(
+  connection: PgQueryable,
+  sql: string,
+  parameters: unknown[] | undefined,
+  logger: TypeOrmLogger,
+): Promise<T> {
+  try {
+    const result = await connection.query(sql, parameters);
+    return (result.command === 'UPDATE' || result.command === 'DELETE' ? [result.rows, result.rowCount] : result.rows) as T;
+  } catch (error) {
+    logger.logQueryError(error as Error, sql, parameters);
+    throw new QueryFailedError(sql, parameters, error as Error);
+  }
+}
+
+/**
+ * Makes `em.query` send its statement straight to the transaction's connection (`sendStatement`).
+ * TypeORM's own path (EntityManager → DataSource → query runner) awaits a connect and two event
+ * broadcasts and builds a result object per statement; the busiest writes are plain SQL helpers
+ * (`<aggregate>.queries.ts`) only, and on the feedback write's seven statements that was 15 to 25
+ * µs of CPU per transaction, about half of what TypeORM adds over a bare pg client. The manager
+ * refuses statements once its transaction has ended, as TypeORM's does. Repositories and query
+ * builders keep TypeORM's path on the same connection.
  */
 async function sendStatementsDirectly(em: EntityManager): Promise<void> {
   const runner = em.queryRunner as PostgresQueryRunner | undefined;
@@ -110,15 +133,9 @@ async function sendStatementsDirectly(em: EntityManager): Promise<void> {
   // The connection the transaction already holds (connect() only hands it back).
   const connection = (await runner.connect()) as PgQueryable;
   const logger = runner.dataSource.logger;
-  const query = async <T>(sql: string, parameters?: unknown[]): Promise<T> => {
-    if (runner.isReleased) throw new QueryRunnerProviderAlreadyReleasedError();
-    try {
-      const result = await connection.query(sql, parameters);
-      return (result.command === 'UPDATE' || result.command === 'DELETE' ? [result.rows, result.rowCount] : result.rows) as T;
-    } catch (error) {
-      logger.logQueryError(error as Error, sql, parameters, runner);
-      throw new QueryFailedError(sql, parameters, error as Error);
-    }
+  const query = <T>(sql: string, parameters?: unknown[]): Promise<T> => {
+    if (runner.isReleased) return Promise.reject(new QueryRunnerProviderAlreadyReleasedError());
+    return sendStatement<T>(connection, sql, parameters, logger);
   };
   Object.defineProperty(em, 'query', { value: query });
 }
