@@ -107,7 +107,8 @@ async function rawRequest(
         host: '127.0.0.1',
         path,
         method: 'POST',
-        headers: { ...headers, 'Content-Length': String(body.length) },
+        // A chunked body is sent in two pieces, without Content-Length.
+        headers: headers['Transfer-Encoding'] ? headers : { ...headers, 'Content-Length': String(body.length) },
       });
       req.on('response', (res) => {
         let text = '';
@@ -115,7 +116,8 @@ async function rawRequest(
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
       });
       req.on('error', reject);
-      req.end(body);
+      if (headers['Transfer-Encoding']) req.write(body.subarray(0, 10));
+      req.end(headers['Transfer-Encoding'] ? body.subarray(10) : body);
     });
   } finally {
     await new Promise((resolve) => server.close(resolve));
@@ -283,6 +285,17 @@ describe('malformed input never causes a server error', () => {
         expect(bodyRefusal(res)).toEqual({ status: 400, code: 'VALIDATION_ERROR', param: 'body' });
         expect(res.body.error.message).not.toMatch(/incorrect header|Z_|zlib/i);
       }
+    });
+
+    it('reads a body sent in chunks without Content-Length', async () => {
+      const res = await rawRequest(
+        t,
+        '/v1/feedback',
+        { Authorization: `Bearer ${project.secretKey}`, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+        Buffer.from(JSON.stringify(FEEDBACK)),
+      );
+      expect(res.status).toBe(201);
+      expect(res.body.data.feedback_text).toBe(FEEDBACK.feedback_text);
     });
 
     it('refuses unknown content encodings with 415 UNSUPPORTED_MEDIA_TYPE', async () => {

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../../config/app-config';
 import { requestLogMiddleware } from '../logging/request-log.middleware';
 import { corsMiddleware } from './cors-policy';
-import { JSON_BODY_OPTIONS, translateBodyErrors } from './json-body';
+import { jsonBody } from './json-body';
 import { securityHeaders } from './security-headers';
 
 /** Runs middlewares one after another as one; an error skips the rest, as in Express. */
@@ -27,8 +27,6 @@ export function configureHttp(app: INestApplication, config: AppConfig, logger: 
   const express = app as NestExpressApplication;
   express.set('trust proxy', config.trustProxy);
   express.disable('x-powered-by');
-  // One Express layer for the three, in this order: each layer costs the router a step per request.
-  express.use(chain(requestLogMiddleware(logger), securityHeaders, corsMiddleware(app, config)));
-  express.useBodyParser('json', JSON_BODY_OPTIONS);
-  express.use(translateBodyErrors);
+  // One Express layer for the four, in this order: each layer costs the router a step per request.
+  express.use(chain(requestLogMiddleware(logger), securityHeaders, corsMiddleware(app, config), jsonBody()));
 }

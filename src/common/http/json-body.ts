@@ -1,4 +1,5 @@
-import type { ErrorRequestHandler } from 'express';
+import type { IncomingMessage } from 'node:http';
+import { json, type RequestHandler } from 'express';
 import { ApiError } from '../errors/api-error';
 
 export const JSON_BODY_LIMIT = '1mb';
@@ -67,12 +68,12 @@ function bodyError(error: { type?: string; code?: string; status?: number }, con
   return error;
 }
 
-function verifyDepth(req: { rawBody?: Buffer }, _res: unknown, buffer: Buffer, encoding: string | null): void {
+function verifyDepth(req: IncomingMessage & { rawBody?: Buffer }, _res: unknown, buffer: Buffer, encoding: string | undefined): void {
   // The exact bytes, for signature checks over the body (the payment provider's webhook); Nest's
   // RawBodyRequest convention. A reference to the buffer the parser already holds, not a copy.
   req.rawBody = buffer;
   // UTF-16 and UTF-32 bodies are decoded first; everything else is scanned as bytes.
-  const utf8 = encoding === null || /^utf-?8$/i.test(encoding);
+  const utf8 = !encoding || /^utf-?8$/i.test(encoding);
   const bytes = utf8 ? buffer : Buffer.from(new TextDecoder(encoding).decode(buffer), 'utf8');
   if (jsonDepthExceeds(bytes, MAX_JSON_DEPTH)) {
     throw new ApiError('VALIDATION_ERROR', `The body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels.`, {
@@ -85,7 +86,18 @@ function verifyDepth(req: { rawBody?: Buffer }, _res: unknown, buffer: Buffer, e
 /** body-parser options: 1 MB, bounded nesting (checked before parsing). */
 export const JSON_BODY_OPTIONS = { limit: JSON_BODY_LIMIT, verify: verifyDepth };
 
-/** Right after the parser: compression errors and unknown encodings become our errors, not 500s. */
-export const translateBodyErrors: ErrorRequestHandler = (error: unknown, req, _res, next) => {
-  next(error !== null && typeof error === 'object' ? bodyError(error, req.headers['content-encoding']) : error);
-};
+/**
+ * The JSON body step: body-parser with our options, its failures (compression, unknown encodings)
+ * in our words rather than 500s. A request without a body (every GET) passes straight on without
+ * entering the parser.
+ */
+export function jsonBody(): RequestHandler {
+  const parse = json(JSON_BODY_OPTIONS);
+  return (req, res, next) => {
+    const headers = req.headers;
+    if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) return next();
+    parse(req, res, (error?: unknown) => {
+      next(error !== null && typeof error === 'object' ? bodyError(error, headers['content-encoding']) : error);
+    });
+  };
+}

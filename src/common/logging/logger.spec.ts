@@ -28,4 +28,22 @@ describe('JSON log lines', () => {
       (destination as unknown as { destroy(): void }).destroy();
     }
   });
+
+  it('writes every line whole and in order, multi-byte characters included, past the 4 KB buffer', async () => {
+    const path = join(dir, 'many.log');
+    const destination = jsonLogDestination(openSync(path, 'w'));
+    try {
+      const logger = createRootLogger({ logLevel: 'info', logToStderr: false }, destination);
+      for (let index = 0; index < 200; index += 1) logger.info({ index, text: 'é😀 ✓ ü' }, 'line');
+      await new Promise<void>((resolve, reject) => logger.flush((error) => (error ? reject(error) : resolve())));
+      const lines = readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { index: number; text: string });
+      expect(lines.map((line) => line.index)).toEqual([...Array(200).keys()]);
+      expect(new Set(lines.map((line) => line.text))).toEqual(new Set(['é😀 ✓ ü']));
+    } finally {
+      (destination as unknown as { destroy(): void }).destroy();
+    }
+  });
 });

@@ -13,9 +13,22 @@ export const LOG_FLUSH_INTERVAL_MS = 1_000;
  * system call. A busy server writes whenever 4 KB have gathered; a quiet one would keep its last
  * lines (the one error of the night) until the next 4 KB, so the buffer is also written every
  * LOG_FLUSH_INTERVAL_MS, and when the process exits.
+ *
+ * The buffer holds bytes, not text: in text mode sonic-boom measures the UTF-8 length of the whole
+ * pending chunk on every line (up to 16 KB), which cost the cheapest routes a few per cent of their
+ * CPU. Each line is encoded once instead; pino's exit flush and broken-pipe handling are kept.
  */
 export function jsonLogDestination(fd: number): pino.DestinationStream {
-  return pino.destination({ dest: fd, sync: false, minLength: 4096, periodicFlush: LOG_FLUSH_INTERVAL_MS });
+  const destination = pino.destination({
+    dest: fd,
+    sync: false,
+    minLength: 4096,
+    periodicFlush: LOG_FLUSH_INTERVAL_MS,
+    contentMode: 'buffer',
+  });
+  const writeBytes = destination.write as unknown as (bytes: Buffer) => boolean;
+  destination.write = (line: string) => writeBytes.call(destination, Buffer.from(line, 'utf8'));
+  return destination;
 }
 
 /**
