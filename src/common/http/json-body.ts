@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { json, type RequestHandler } from 'express';
 import { ApiError } from '../errors/api-error';
 
-export const JSON_BODY_LIMIT = '1mb';
+const JSON_BODY_LIMIT = '1mb';
 
 /**
  * Deepest nesting of arrays and objects a body may have. Our largest documented body nests three
@@ -84,7 +84,7 @@ function verifyDepth(req: IncomingMessage & { rawBody?: Buffer }, _res: unknown,
 }
 
 /** body-parser options: 1 MB, bounded nesting (checked before parsing). */
-export const JSON_BODY_OPTIONS = { limit: JSON_BODY_LIMIT, verify: verifyDepth };
+const JSON_BODY_OPTIONS = { limit: JSON_BODY_LIMIT, verify: verifyDepth };
 
 /**
  * The JSON body step: body-parser with our options, its failures (compression, unknown encodings)
