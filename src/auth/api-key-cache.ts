@@ -1,50 +1,120 @@
 /**
- * The per-process cache of key lookups, keyed by key hash. Known keys (revoked ones included) stay
- * 5 s, unknown keys 2 s; every entry is dropped at once when a change to its key is announced
- * (same process, or another one through LISTEN/NOTIFY). The generation makes a lookup that raced
- * with an invalidation leave nothing behind: it read the database before the change committed.
+ * A per-process cache of lookups (API keys by hash, signing secrets by project). Known values stay
+ * 5 s, unknown ones (null) 2 s; an entry is dropped at once when a change to it is announced (same
+ * process, or another one through LISTEN/NOTIFY).
+ *
+ * Invalidation is precise: a change to one key, or to one project (its owner), drops that key's or
+ * that project's entries and nothing else, so on a busy deployment one tenant's key churn or plan
+ * change does not empty every process's cache. A lookup that raced with a change to what it read
+ * stores nothing (it may have read the row before the change committed); lookups of other keys
+ * racing with it are unaffected. `clear()` (a lost listener) drops everything and refuses every
+ * lookup in flight.
  */
 export const KNOWN_KEY_TTL_MS = 5_000;
 export const UNKNOWN_KEY_TTL_MS = 2_000;
 const MAX_ENTRIES = 10_000;
+/** Past this many changes recorded while lookups stay in flight, the cache falls back to `clear()`. */
+const MAX_TRACKED_CHANGES = 1_000;
 
 interface Entry<T> {
   value: T | null;
   expiresAt: number;
 }
 
+export interface ApiKeyCacheOptions<T> {
+  /** The owners a value belongs to (a key's project and, for a test key, its live project). */
+  ownersOf?: (value: T) => readonly string[];
+}
+
 export class ApiKeyCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
-  private currentGeneration = 0;
+  private readonly ownersOf: ((value: T) => readonly string[]) | undefined;
+  /** Counts changes; a lookup remembers the count it started at. */
+  private changeCount = 0;
+  private clearedAt = 0;
+  /** When each key and owner last changed; needed only while a lookup that could have raced is in flight. */
+  private readonly keyChangedAt = new Map<string, number>();
+  private readonly ownerChangedAt = new Map<string, number>();
+  private lookupsInFlight = 0;
 
-  /** Read before a lookup and handed back to `set`. */
-  get generation(): number {
-    return this.currentGeneration;
+  constructor(options: ApiKeyCacheOptions<T> = {}) {
+    this.ownersOf = options.ownersOf;
   }
 
   /** The cached value (null: known to be unknown), or undefined when it must be looked up. */
-  get(hash: string, nowMs: number): T | null | undefined {
-    const entry = this.entries.get(hash);
+  get(key: string, nowMs: number): T | null | undefined {
+    const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt > nowMs) return entry.value;
-    this.entries.delete(hash);
+    this.entries.delete(key);
     return undefined;
   }
 
-  /** Stores a lookup's result unless something was invalidated since the lookup began. */
-  set(hash: string, value: T | null, generation: number, nowMs: number): void {
-    if (generation !== this.currentGeneration) return;
-    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(hash, { value, expiresAt: nowMs + (value === null ? UNKNOWN_KEY_TTL_MS : KNOWN_KEY_TTL_MS) });
+  /**
+   * The cached value, or `load`'s answer, stored unless the key, its owner or the whole cache
+   * changed while `load` ran. `now` is read after the load, so a slow lookup does not shorten the TTL.
+   */
+  async lookup(key: string, now: () => number, load: (key: string) => Promise<T | null>): Promise<T | null> {
+    const cached = this.get(key, now());
+    if (cached !== undefined) return cached;
+    const startedAt = this.changeCount;
+    this.lookupsInFlight += 1;
+    try {
+      const value = await load(key);
+      if (!this.changedSince(startedAt, key, value)) this.store(key, value, now());
+      return value;
+    } finally {
+      this.lookupsInFlight -= 1;
+      if (this.lookupsInFlight === 0) this.forgetChanges();
+    }
   }
 
-  invalidate(hash: string): void {
-    this.currentGeneration += 1;
-    this.entries.delete(hash);
+  /** Drops one key's entry (created, imported, revoked, rotated). */
+  invalidate(key: string): void {
+    this.changeCount += 1;
+    this.entries.delete(key);
+    this.track(this.keyChangedAt, key);
   }
 
+  /** Drops the entries of one owner (a project's plan, name, slug, deletion). */
+  invalidateOwner(owner: string): void {
+    if (!this.ownersOf) return this.clear();
+    this.changeCount += 1;
+    for (const [key, entry] of this.entries) {
+      if (entry.value !== null && this.ownersOf(entry.value).includes(owner)) this.entries.delete(key);
+    }
+    this.track(this.ownerChangedAt, owner);
+  }
+
+  /** Drops everything, and refuses whatever lookups are in flight. */
   clear(): void {
-    this.currentGeneration += 1;
+    this.changeCount += 1;
+    this.clearedAt = this.changeCount;
     this.entries.clear();
+    this.forgetChanges();
+  }
+
+  private changedSince(startedAt: number, key: string, value: T | null): boolean {
+    if (this.clearedAt > startedAt) return true;
+    if ((this.keyChangedAt.get(key) ?? 0) > startedAt) return true;
+    // An unknown key has no owner: its owner's changes cannot make it known (only its own creation can).
+    if (value === null || !this.ownersOf) return false;
+    return this.ownersOf(value).some((owner) => (this.ownerChangedAt.get(owner) ?? 0) > startedAt);
+  }
+
+  private store(key: string, value: T | null, nowMs: number): void {
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    this.entries.set(key, { value, expiresAt: nowMs + (value === null ? UNKNOWN_KEY_TTL_MS : KNOWN_KEY_TTL_MS) });
+  }
+
+  private track(changedAt: Map<string, number>, id: string): void {
+    if (this.lookupsInFlight === 0) return;
+    if (this.keyChangedAt.size + this.ownerChangedAt.size >= MAX_TRACKED_CHANGES) return this.clear();
+    changedAt.set(id, this.changeCount);
+  }
+
+  private forgetChanges(): void {
+    this.keyChangedAt.clear();
+    this.ownerChangedAt.clear();
   }
 }

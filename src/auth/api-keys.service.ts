@@ -12,7 +12,7 @@ import { isUniqueViolation } from '../infra/database/postgres-errors';
 import { ProjectEntity } from '../projects/entities/project.entity';
 import { activeKeyLimit } from '../projects/plans';
 import { ProjectRef, toProjectRef } from '../projects/project-ref';
-import { ProjectsService } from '../projects/projects.service';
+import { PROJECT_CHANGE_PREFIX, ProjectsService } from '../projects/projects.service';
 import { ApiKeyCache } from './api-key-cache';
 import { LEGACY_KEY_SHAPE, generateApiKey, hashApiKey, keyPrefixOf } from './api-key-format';
 import { ApiKeyEntity, ApiKeyMode, ApiKeyType } from './entities/api-key.entity';
@@ -74,7 +74,11 @@ function toListedKey(row: ApiKeyEntity): ListedKey {
   };
 }
 
-const keyChangePayload = (hash: string) => `key:${hash}`;
+const KEY_CHANGE_PREFIX = 'key:';
+const keyChangePayload = (hash: string) => `${KEY_CHANGE_PREFIX}${hash}`;
+/** A test key's entry belongs to its twin and to the live project, whose changes the twin follows. */
+const ownersOfKey = (key: AuthenticatedKey): readonly string[] =>
+  key.project.liveProjectId ? [key.project.id, key.project.liveProjectId] : [key.project.id];
 
 /**
  * API keys: issued, imported, revoked, and looked up on every request.
@@ -82,8 +86,10 @@ const keyChangePayload = (hash: string) => `key:${hash}`;
  * Lookups are cached per process (api-key-cache.ts). Creating, importing and revoking a key send a
  * NOTIFY inside their transaction; every process LISTENs on a dedicated connection and drops the
  * key's entry when it arrives, so a revocation is refused on the next request everywhere and a new
- * key works at once even where it was cached as unknown. Project changes (plan) clear the cache the
- * same way. While the listener is down the cache is cleared and entries live at most their TTL.
+ * key works at once even where it was cached as unknown. A project change (plan, name, slug,
+ * deletion) drops that project's keys the same way, its test-mode twin's included. Nothing else is
+ * dropped: other tenants' entries stay warm. While the listener is down the cache is cleared and
+ * entries live at most their TTL.
  * On the embedded database the listener is off: one process holds it (the data-dir lock), so the
  * in-process invalidation is complete.
  *
@@ -92,7 +98,7 @@ const keyChangePayload = (hash: string) => `key:${hash}`;
  */
 @Injectable()
 export class ApiKeysService implements OnModuleDestroy {
-  private readonly cache = new ApiKeyCache<AuthenticatedKey>();
+  private readonly cache = new ApiKeyCache<AuthenticatedKey>({ ownersOf: ownersOfKey });
   private readonly projectChanges: Subscription;
   private readonly listener: ChangeListener | null;
 
@@ -102,7 +108,7 @@ export class ApiKeysService implements OnModuleDestroy {
     private readonly clock: Clock,
     private readonly projects: ProjectsService,
   ) {
-    this.projectChanges = projects.changes.subscribe(() => this.cache.clear());
+    this.projectChanges = projects.changes.subscribe((projectId) => this.cache.invalidateOwner(projectId));
     const url = config.databaseUrl;
     this.listener =
       url && !isEmbeddedDatabaseUrl(url)
@@ -195,18 +201,18 @@ export class ApiKeysService implements OnModuleDestroy {
 
   /** The key and its project, or null when no such key exists. */
   async authenticate(token: string): Promise<AuthenticatedKey | null> {
-    const hash = hashApiKey(token);
-    const cached = this.cache.get(hash, this.clock.now().getTime());
-    if (cached !== undefined) return cached;
-    this.listener?.start();
-    const generation = this.cache.generation;
-    const value = await this.load(hash);
-    this.cache.set(hash, value, generation, this.clock.now().getTime());
-    return value;
+    return this.cache.lookup(hashApiKey(token), this.now, (hash) => {
+      this.listener?.start();
+      return this.load(hash);
+    });
   }
 
+  private readonly now = (): number => this.clock.now().getTime();
+
   private onChange(payload: string): void {
-    if (payload.startsWith('key:')) this.cache.invalidate(payload.slice(4));
+    if (payload.startsWith(KEY_CHANGE_PREFIX)) this.cache.invalidate(payload.slice(KEY_CHANGE_PREFIX.length));
+    else if (payload.startsWith(PROJECT_CHANGE_PREFIX)) this.cache.invalidateOwner(payload.slice(PROJECT_CHANGE_PREFIX.length));
+    // Anything else (a kind a newer release announces) may concern keys in ways this one cannot tell.
     else this.cache.clear();
   }
 

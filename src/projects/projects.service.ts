@@ -25,7 +25,8 @@ export interface CreateProjectInput {
 const SLUG_ATTEMPTS = 5;
 
 /** Announced (in-process on `changes`, across processes through NOTIFY) when a project changes. */
-export const projectChangePayload = (projectId: string) => `project:${projectId}`;
+export const PROJECT_CHANGE_PREFIX = 'project:';
+export const projectChangePayload = (projectId: string) => `${PROJECT_CHANGE_PREFIX}${projectId}`;
 
 /**
  * The twin's slug: the live project's id, which no user slug can take (user slugs have no "_"),

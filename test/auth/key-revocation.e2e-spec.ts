@@ -134,4 +134,19 @@ describe('API key changes across processes', () => {
     await changeReachesB(project.secretKey);
     expect((await bApi.as(project.secretKey).get('/v1/setup-check').expect(200)).body.data.plan).toBe('builder');
   });
+
+  (realPostgres ? it : it.skip)("drops only the changed project's keys: other tenants stay cached", async () => {
+    const changed = await a.seedProject({ plan: 'free' });
+    const bystander = await a.seedProject({ plan: 'free' });
+    await warm(changed.secretKey);
+    await warm(bystander.secretKey);
+    const legacy = `sk_live_${randomBytes(12).toString('hex')}`;
+    await bApi.as(legacy).get('/v1/setup-check').expect(401);
+    await a.get(ProjectsService).setPlan(changed.project.id, 'indie');
+    await a.db.transaction((em) => a.get(ApiKeysService).importKey(em, changed.project.id, legacy));
+    // Notifications arrive in commit order: once the import is heard, so was the plan change.
+    await until(() => b.get(ApiKeysService).cachedKey(legacy) === undefined, 'the changes to reach B', 1_000);
+    expect(b.get(ApiKeysService).cachedKey(changed.secretKey)).toBeUndefined();
+    expect(b.get(ApiKeysService).cachedKey(bystander.secretKey)).toMatchObject({ revoked: false, project: { id: bystander.project.id } });
+  });
 });

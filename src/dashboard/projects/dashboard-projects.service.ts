@@ -99,7 +99,7 @@ export class DashboardProjectsService {
       }
       await this.slugs.releaseSlugOfDeletedProject(em, row.slug);
       await deleteProjectRow(em, row.id);
-      // Its keys stop at once: the key cache drops every entry on a project change.
+      // Its keys stop at once: a project change drops its keys (and its twin's) from every process's cache.
       await this.projects.announceChange(em, row.id);
       return { id: row.id, deleted: true as const };
     });

@@ -28,14 +28,14 @@ const NO_SECRETS: SigningSecretSet = { current: null, previous: null };
  *   (only the latest replaced one keeps verifying), as with Stripe's and Svix's rolling secrets.
  * - The reader caches each project's opened secrets in memory for 5 s, so the bell's poll path does
  *   not read the database per request. Create and rotate drop this process's entry after commit;
- *   other processes pick the change up within those 5 s (no NOTIFY: the shared invalidation channel
- *   would also clear every process's API-key cache, and a secret changes rarely). In those seconds
+ *   other processes pick the change up within those 5 s (no NOTIFY: a secret changes rarely, and
+ *   listening would take each process a second dedicated connection). In those seconds
  *   a hash of the brand-new secret may be refused elsewhere, while the old one still verifies.
  */
 @Injectable()
 export class SigningSecretsService implements OnModuleInit {
-  // The key cache's TTL and generation logic fit here unchanged (5 s per entry; a read that raced
-  // with a create or rotate leaves nothing behind).
+  // The key cache fits here unchanged (5 s per entry; a read that raced with a create or rotate of
+  // the same project leaves nothing behind).
   private readonly cache = new ApiKeyCache<SigningSecretSet>();
   private readonly box: SecretBox | null;
 
@@ -84,21 +84,21 @@ export class SigningSecretsService implements OnModuleInit {
 
   /** The project's secrets, opened; from memory when read in the last 5 s. The verifier checks the grace period. */
   async readSecrets(projectId: string): Promise<SigningSecretSet> {
-    const cached = this.cache.get(projectId, this.clock.now().getTime());
-    if (cached) return cached;
-    const generation = this.cache.generation;
+    return (await this.cache.lookup(projectId, this.now, (id) => this.loadSecrets(id))) ?? NO_SECRETS;
+  }
+
+  private readonly now = (): number => this.clock.now().getTime();
+
+  private async loadSecrets(projectId: string): Promise<SigningSecretSet> {
     const row = await findSealedSecrets(this.db.manager, projectId);
-    const secrets: SigningSecretSet = row
-      ? {
-          current: this.sealer().open(row.secret_ciphertext),
-          previous:
-            row.previous_ciphertext && row.previous_valid_until
-              ? { secret: this.sealer().open(row.previous_ciphertext), validUntil: row.previous_valid_until }
-              : null,
-        }
-      : NO_SECRETS;
-    this.cache.set(projectId, secrets, generation, this.clock.now().getTime());
-    return secrets;
+    if (!row) return NO_SECRETS;
+    return {
+      current: this.sealer().open(row.secret_ciphertext),
+      previous:
+        row.previous_ciphertext && row.previous_valid_until
+          ? { secret: this.sealer().open(row.previous_ciphertext), validUntil: row.previous_valid_until }
+          : null,
+    };
   }
 
   private sealer(): SecretBox {
