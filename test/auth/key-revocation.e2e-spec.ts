@@ -54,8 +54,12 @@ describe('API key changes across processes', () => {
   async function warm(key: string): Promise<void> {
     await bApi.as(key).get('/v1/setup-check').expect(200);
     await until(() => b.get(ApiKeysService).invalidationListening, "B's change listener");
-    // The listener clears the cache once LISTEN is in place; warm it again after that.
-    await bApi.as(key).get('/v1/setup-check').expect(200);
+    // The listener clears the cache once LISTEN is in place, and the key's own creation may still be
+    // on its way to B (a lookup it overtakes stores nothing): ask until B holds the key.
+    await until(async () => {
+      await bApi.as(key).get('/v1/setup-check').expect(200);
+      return b.get(ApiKeysService).cachedKey(key) !== undefined;
+    }, 'B to cache the key');
     expect(b.get(ApiKeysService).cachedKey(key)).toMatchObject({ revoked: false });
   }
 
