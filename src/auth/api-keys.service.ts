@@ -1,13 +1,11 @@
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Subscription } from 'rxjs';
 import { EntityManager, IsNull } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
 import { newId } from '../common/ids/ids';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { ChangeListener, notifyChange } from '../infra/database/change-notifications';
+import { ChangeNotifications, notifyChange } from '../infra/database/change-notifications';
 import { afterCommit, Database } from '../infra/database/database';
-import { isEmbeddedDatabaseUrl } from '../infra/database/embedded-postgres';
 import { isUniqueViolation } from '../infra/database/postgres-errors';
 import { ProjectEntity } from '../projects/entities/project.entity';
 import { activeKeyLimit } from '../projects/plans';
@@ -84,7 +82,7 @@ const ownersOfKey = (key: AuthenticatedKey): readonly string[] =>
  * API keys: issued, imported, revoked, and looked up on every request.
  *
  * Lookups are cached per process (api-key-cache.ts). Creating, importing and revoking a key send a
- * NOTIFY inside their transaction; every process LISTENs on a dedicated connection and drops the
+ * NOTIFY inside their transaction; every process LISTENs (ChangeNotifications) and drops the
  * key's entry when it arrives, so a revocation is refused on the next request everywhere and a new
  * key works at once even where it was cached as unknown. A project change (plan, name, slug,
  * deletion) drops that project's keys the same way, its test-mode twin's included. Nothing else is
@@ -100,30 +98,30 @@ const ownersOfKey = (key: AuthenticatedKey): readonly string[] =>
 export class ApiKeysService implements OnModuleDestroy {
   private readonly cache = new ApiKeyCache<AuthenticatedKey>({ ownersOf: ownersOfKey });
   private readonly projectChanges: Subscription;
-  private readonly listener: ChangeListener | null;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly projects: ProjectsService,
+    private readonly changes: ChangeNotifications,
   ) {
     this.projectChanges = projects.changes.subscribe((projectId) => this.cache.invalidateOwner(projectId));
-    const url = config.databaseUrl;
-    this.listener =
-      url && !isEmbeddedDatabaseUrl(url)
-        ? new ChangeListener({ databaseUrl: url, onChange: (payload) => this.onChange(payload), onGap: () => this.cache.clear() })
-        : null;
+    changes.subscribe({
+      onChange: {
+        [KEY_CHANGE_PREFIX]: (hash) => this.cache.invalidate(hash),
+        [PROJECT_CHANGE_PREFIX]: (projectId) => this.cache.invalidateOwner(projectId),
+      },
+      onGap: () => this.cache.clear(),
+    });
   }
 
-  async onModuleDestroy(): Promise<void> {
+  onModuleDestroy(): void {
     this.projectChanges.unsubscribe();
-    await this.listener?.stop();
   }
 
   /** True once cross-process invalidation is in place (always true on the embedded database). */
   get invalidationListening(): boolean {
-    return this.listener ? this.listener.isListening : true;
+    return this.changes.isListening;
   }
 
   /**
@@ -202,19 +200,12 @@ export class ApiKeysService implements OnModuleDestroy {
   /** The key and its project, or null when no such key exists. */
   async authenticate(token: string): Promise<AuthenticatedKey | null> {
     return this.cache.lookup(hashApiKey(token), this.now, (hash) => {
-      this.listener?.start();
+      this.changes.start();
       return this.load(hash);
     });
   }
 
   private readonly now = (): number => this.clock.now().getTime();
-
-  private onChange(payload: string): void {
-    if (payload.startsWith(KEY_CHANGE_PREFIX)) this.cache.invalidate(payload.slice(KEY_CHANGE_PREFIX.length));
-    else if (payload.startsWith(PROJECT_CHANGE_PREFIX)) this.cache.invalidateOwner(payload.slice(PROJECT_CHANGE_PREFIX.length));
-    // Anything else (a kind a newer release announces) may concern keys in ways this one cannot tell.
-    else this.cache.clear();
-  }
 
   /** NOTIFY for other processes (delivered at COMMIT); this process drops its entry after commit. */
   private async announce(em: EntityManager, hash: string): Promise<void> {

@@ -5,6 +5,7 @@ import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { createHttpApp } from '../../src/bootstrap';
 import { AdjustableClock } from '../../src/common/clock/clock';
 import { loadConfig, withDatabaseUrl } from '../../src/config/app-config';
+import { SigningSecretsService } from '../../src/notifications/identity/signing-secrets.service';
 import { ProjectsService } from '../../src/projects/projects.service';
 import { ApiClient } from '../support/api-client';
 import { runCli } from '../support/server-process';
@@ -28,7 +29,7 @@ async function until(condition: () => boolean | Promise<boolean>, what: string, 
   }
 }
 
-describe('API key changes across processes', () => {
+describe('Cached changes across processes (API keys, signing secrets)', () => {
   let a: TestApp;
   let b: NestExpressApplication;
   let bApi: ApiClient;
@@ -41,6 +42,8 @@ describe('API key changes across processes', () => {
       WORKERS: 'off',
       REDIS_URL: process.env.REDIS_URL,
       QUEUE_PREFIX: `t_${randomBytes(6).toString('hex')}`,
+      // B opens the signing secrets A seals.
+      ENCRYPTION_KEY: a.config.encryptionKey!.toString('base64'),
     };
     b = await createHttpApp(withDatabaseUrl(loadConfig(env), a.config.databaseUrl!), { clock: bClock });
     bApi = new ApiClient(b.getHttpServer());
@@ -152,5 +155,24 @@ describe('API key changes across processes', () => {
     await until(() => b.get(ApiKeysService).cachedKey(legacy) === undefined, 'the changes to reach B', 1_000);
     expect(b.get(ApiKeysService).cachedKey(changed.secretKey)).toBeUndefined();
     expect(b.get(ApiKeysService).cachedKey(bystander.secretKey)).toMatchObject({ revoked: false, project: { id: bystander.project.id } });
+  });
+
+  it('reads a signing secret created or rotated through another process at once', async () => {
+    const project = await a.seedProject();
+    await warm(project.secretKey);
+    const id = project.project.id;
+    const readOnB = () => b.get(SigningSecretsService).readSecrets(id);
+    /** B holds the secret A made: within milliseconds on PostgreSQL, at the entry's expiry on the embedded database. */
+    const secretReachesB = async (secret: string) => {
+      if (!realPostgres) bClock.advance(KNOWN_KEY_TTL_MS + 1);
+      await until(async () => (await readOnB()).current === secret, 'the secret to reach B', 1_000);
+    };
+    // B has cached "no secret yet".
+    expect(await readOnB()).toEqual({ current: null, previous: null });
+    const created = await a.get(SigningSecretsService).createSecret(project.project);
+    await secretReachesB(created.signing_secret);
+    const rotated = await a.get(SigningSecretsService).rotateSecret(project.project);
+    await secretReachesB(rotated.signing_secret);
+    expect((await readOnB()).previous).toMatchObject({ secret: created.signing_secret });
   });
 });

@@ -1,12 +1,15 @@
-import { Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Client } from 'pg';
 import type { EntityManager } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { isEmbeddedDatabaseUrl } from './embedded-postgres';
 
 /**
  * Cross-process cache invalidation over PostgreSQL LISTEN/NOTIFY. A change sends its notification
  * inside the transaction that makes it (`notifyChange`), so PostgreSQL delivers it at COMMIT and
- * never for a rollback; every process that caches the changed rows listens on a dedicated
- * connection (`ChangeListener`) and drops its copies when the notification arrives.
+ * never for a rollback; every process listens on one dedicated connection (`ChangeListener`,
+ * shared by every cache through `ChangeNotifications`) and drops its copies when the notification
+ * arrives. A payload is `<kind>:<id>` (`key:<hash>`, `project:<id>`, `signing-secret:<project id>`).
  */
 export const CACHE_INVALIDATION_CHANNEL = 'launch_cache_invalidation';
 
@@ -101,5 +104,61 @@ export class ChangeListener {
     }, this.delayMs);
     this.timer.unref();
     this.delayMs = Math.min(this.delayMs * 2, this.options.maxRetryDelayMs ?? 5_000);
+  }
+}
+
+/** What a cache does with the notifications of the kinds it holds. */
+export interface ChangeSubscriber {
+  /** Per kind (the payload's text up to and including the colon): drop the copies of this id. */
+  onChange: Readonly<Record<string, (id: string) => void>>;
+  /** Notifications may have been missed (connection lost, or LISTEN just in place): drop everything. */
+  onGap(): void;
+}
+
+/**
+ * The process's one change listener, shared by its caches. It connects on the first `start()` (a
+ * cache's first database read), so processes that never cache open no connection. On the embedded
+ * database no listener runs: one process holds the database (its data-dir lock), so in-process
+ * invalidation after commit is complete.
+ */
+@Injectable()
+export class ChangeNotifications implements OnModuleDestroy {
+  private readonly listener: ChangeListener | null;
+  private readonly subscribers: ChangeSubscriber[] = [];
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    const url = config.databaseUrl;
+    this.listener =
+      url && !isEmbeddedDatabaseUrl(url)
+        ? new ChangeListener({ databaseUrl: url, onChange: (payload) => this.dispatch(payload), onGap: () => this.gap() })
+        : null;
+  }
+
+  subscribe(subscriber: ChangeSubscriber): void {
+    this.subscribers.push(subscriber);
+  }
+
+  start(): void {
+    this.listener?.start();
+  }
+
+  /** True once cross-process invalidation is in place (always true on the embedded database). */
+  get isListening(): boolean {
+    return this.listener ? this.listener.isListening : true;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.listener?.stop();
+  }
+
+  private dispatch(payload: string): void {
+    const kind = payload.slice(0, payload.indexOf(':') + 1);
+    const id = payload.slice(kind.length);
+    // A kind no cache here holds (one a newer release announces, say) concerns nothing here.
+    for (const subscriber of this.subscribers) subscriber.onChange[kind]?.(id);
+  }
+
+  private gap(): void {
+    for (const subscriber of this.subscribers) subscriber.onGap();
   }
 }

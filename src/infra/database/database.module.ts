@@ -2,6 +2,7 @@ import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@n
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { EntityList, MIGRATION_DEADLINES, createDataSource, runMigrations } from './data-source';
+import { ChangeNotifications } from './change-notifications';
 import { Database, recordAppliedMigrations } from './database';
 import type { PostgresDeadlines } from './postgres-deadlines';
 
@@ -50,8 +51,9 @@ export class DatabaseModule implements OnApplicationShutdown {
           },
         },
         Database,
+        ChangeNotifications,
       ],
-      exports: [DataSource, Database],
+      exports: [DataSource, Database, ChangeNotifications],
     };
   }
 

@@ -1,10 +1,12 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { ApiKeyCache } from '../../auth/api-key-cache';
 import { EndUserVerifier, type SigningSecretSet } from '../../auth/end-user-verifier';
 import { Clock } from '../../common/clock/clock';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { ApiError } from '../../common/errors/api-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { ChangeNotifications, notifyChange } from '../../infra/database/change-notifications';
 import { afterCommit, Database } from '../../infra/database/database';
 import type { ProjectRef } from '../../projects/project-ref';
 import { RotatedSigningSecretDto, SigningSecretDto } from './dto/signing-secret.dto';
@@ -12,6 +14,7 @@ import { generateSigningSecret, previousValidUntil } from './signing-secret-form
 import { findSealedSecrets, insertFirstSecret, rotateSecret } from './signing-secrets.queries';
 
 const NO_SECRETS: SigningSecretSet = { current: null, previous: null };
+const SECRET_CHANGE_PREFIX = 'signing-secret:';
 
 /**
  * The notification signing secret (spec: Notification signing secret, Notification identity
@@ -27,10 +30,11 @@ const NO_SECRETS: SigningSecretSet = { current: null, previous: null };
  * - One previous secret is kept: rotating again within 24 hours ends the grace of the secret before
  *   (only the latest replaced one keeps verifying), as with Stripe's and Svix's rolling secrets.
  * - The reader caches each project's opened secrets in memory for 5 s, so the bell's poll path does
- *   not read the database per request. Create and rotate drop this process's entry after commit;
- *   other processes pick the change up within those 5 s (no NOTIFY: a secret changes rarely, and
- *   listening would take each process a second dedicated connection). In those seconds
- *   a hash of the brand-new secret may be refused elsewhere, while the old one still verifies.
+ *   not read the database per request. Create and rotate announce the change in their transaction
+ *   (NOTIFY, through the process's one change listener, as API keys do), so every process drops
+ *   its entry at commit: a hash made with a brand-new secret verifies at once on every server, and
+ *   a rotation's new secret too. On the embedded database (one process) the entry is dropped after
+ *   commit in process.
  */
 @Injectable()
 export class SigningSecretsService implements OnModuleInit {
@@ -44,8 +48,13 @@ export class SigningSecretsService implements OnModuleInit {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly verifier: EndUserVerifier,
+    private readonly changes: ChangeNotifications,
   ) {
     this.box = config.encryptionKey ? new SecretBox(config.encryptionKey) : null;
+    changes.subscribe({
+      onChange: { [SECRET_CHANGE_PREFIX]: (projectId) => this.cache.invalidate(projectId) },
+      onGap: () => this.cache.clear(),
+    });
   }
 
   onModuleInit(): void {
@@ -62,7 +71,7 @@ export class SigningSecretsService implements OnModuleInit {
             'Rotate it with POST /v1/notifications/signing-secret/rotate to get a new one (the old one keeps working for 24 hours).',
         });
       }
-      afterCommit(em, () => this.cache.invalidate(project.id));
+      await this.announce(em, project.id);
     });
     return { signing_secret: secret, created_at: now.toISOString(), shown_once: true };
   }
@@ -77,17 +86,27 @@ export class SigningSecretsService implements OnModuleInit {
           remediation: 'Create one with POST /v1/notifications/signing-secret.',
         });
       }
-      afterCommit(em, () => this.cache.invalidate(project.id));
+      await this.announce(em, project.id);
     });
     return { signing_secret: secret, created_at: now.toISOString(), shown_once: true, previous_valid_until: validUntil.toISOString() };
   }
 
   /** The project's secrets, opened; from memory when read in the last 5 s. The verifier checks the grace period. */
   async readSecrets(projectId: string): Promise<SigningSecretSet> {
-    return (await this.cache.lookup(projectId, this.now, (id) => this.loadSecrets(id))) ?? NO_SECRETS;
+    const secrets = await this.cache.lookup(projectId, this.now, (id) => {
+      this.changes.start();
+      return this.loadSecrets(id);
+    });
+    return secrets ?? NO_SECRETS;
   }
 
   private readonly now = (): number => this.clock.now().getTime();
+
+  /** NOTIFY for other processes (delivered at COMMIT); this process drops its entry after commit. */
+  private async announce(em: EntityManager, projectId: string): Promise<void> {
+    await notifyChange(em, `${SECRET_CHANGE_PREFIX}${projectId}`);
+    afterCommit(em, () => this.cache.invalidate(projectId));
+  }
 
   private async loadSecrets(projectId: string): Promise<SigningSecretSet> {
     const row = await findSealedSecrets(this.db.manager, projectId);
