@@ -1,16 +1,15 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import { Subscription } from 'rxjs';
+import { Injectable } from '@nestjs/common';
 import { EntityManager, IsNull } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
 import { newId } from '../common/ids/ids';
-import { ChangeNotifications, notifyChange } from '../infra/database/change-notifications';
-import { afterCommit, Database } from '../infra/database/database';
+import { ChangeNotifications } from '../infra/database/change-notifications';
+import { Database } from '../infra/database/database';
 import { isUniqueViolation } from '../infra/database/postgres-errors';
 import { ProjectEntity } from '../projects/entities/project.entity';
 import { activeKeyLimit } from '../projects/plans';
 import { ProjectRef, toProjectRef } from '../projects/project-ref';
-import { PROJECT_CHANGE_PREFIX, ProjectsService } from '../projects/projects.service';
+import { PROJECT_CHANGE, ProjectsService } from '../projects/projects.service';
 import { ApiKeyCache } from './api-key-cache';
 import { LEGACY_KEY_SHAPE, generateApiKey, hashApiKey, keyPrefixOf } from './api-key-format';
 import { ApiKeyEntity, ApiKeyMode, ApiKeyType } from './entities/api-key.entity';
@@ -72,8 +71,8 @@ function toListedKey(row: ApiKeyEntity): ListedKey {
   };
 }
 
-const KEY_CHANGE_PREFIX = 'key:';
-const keyChangePayload = (hash: string) => `${KEY_CHANGE_PREFIX}${hash}`;
+/** The change kind a key's creation, import or revocation is announced under (id: the key's hash). */
+const KEY_CHANGE = 'key';
 /** A test key's entry belongs to its twin and to the live project, whose changes the twin follows. */
 const ownersOfKey = (key: AuthenticatedKey): readonly string[] =>
   key.project.liveProjectId ? [key.project.id, key.project.liveProjectId] : [key.project.id];
@@ -95,9 +94,8 @@ const ownersOfKey = (key: AuthenticatedKey): readonly string[] =>
  * a project of its own, so test data never mixes with live data.
  */
 @Injectable()
-export class ApiKeysService implements OnModuleDestroy {
+export class ApiKeysService {
   private readonly cache = new ApiKeyCache<AuthenticatedKey>({ ownersOf: ownersOfKey });
-  private readonly projectChanges: Subscription;
 
   constructor(
     private readonly db: Database,
@@ -105,18 +103,13 @@ export class ApiKeysService implements OnModuleDestroy {
     private readonly projects: ProjectsService,
     private readonly changes: ChangeNotifications,
   ) {
-    this.projectChanges = projects.changes.subscribe((projectId) => this.cache.invalidateOwner(projectId));
     changes.subscribe({
       onChange: {
-        [KEY_CHANGE_PREFIX]: (hash) => this.cache.invalidate(hash),
-        [PROJECT_CHANGE_PREFIX]: (projectId) => this.cache.invalidateOwner(projectId),
+        [KEY_CHANGE]: (hash) => this.cache.invalidate(hash),
+        [PROJECT_CHANGE]: (projectId) => this.cache.invalidateOwner(projectId),
       },
       onGap: () => this.cache.clear(),
     });
-  }
-
-  onModuleDestroy(): void {
-    this.projectChanges.unsubscribe();
   }
 
   /** True once cross-process invalidation is in place (always true on the embedded database). */
@@ -207,12 +200,6 @@ export class ApiKeysService implements OnModuleDestroy {
 
   private readonly now = (): number => this.clock.now().getTime();
 
-  /** NOTIFY for other processes (delivered at COMMIT); this process drops its entry after commit. */
-  private async announce(em: EntityManager, hash: string): Promise<void> {
-    await notifyChange(em, keyChangePayload(hash));
-    afterCommit(em, () => this.cache.invalidate(hash));
-  }
-
   private async ownerOf(em: EntityManager, projectId: string, mode: ApiKeyMode): Promise<ProjectRef> {
     if (mode === 'test') return this.projects.testTwinOf(em, projectId);
     // Serialises concurrent creations for one project so the cap holds.
@@ -250,7 +237,7 @@ export class ApiKeysService implements OnModuleDestroy {
     )) as [RevokedRow[], number];
     if (rows.length === 0) return null;
     const [row] = rows;
-    await this.announce(em, row.secret_hash);
+    await this.changes.announce(em, KEY_CHANGE, row.secret_hash);
     return Object.assign(new ApiKeyEntity(), {
       id: row.id,
       type: row.type,
@@ -286,7 +273,7 @@ export class ApiKeysService implements OnModuleDestroy {
     });
     await em.insert(ApiKeyEntity, row);
     // A lookup of this key may be cached as unknown, here or elsewhere.
-    await this.announce(em, row.secretHash);
+    await this.changes.announce(em, KEY_CHANGE, row.secretHash);
     return { id: row.id, key, type, mode, projectId: project.id, prefix: row.prefix, createdAt: row.createdAt };
   }
 }

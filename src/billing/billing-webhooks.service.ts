@@ -16,7 +16,7 @@ import type { BillingEventOutcome } from './entities/billing-event.entity';
 
 interface Applied {
   outcome: BillingEventOutcome;
-  changedProjects: string[];
+  projectId: string | null;
 }
 
 /**
@@ -62,26 +62,25 @@ export class BillingWebhooksService {
         receivedAt: this.clock.now(),
       });
       if (!claimed) return null;
-      const applied = update ? await this.apply(em, event, update) : { outcome: 'ignored' as const, changedProjects: [], projectId: null };
+      const applied = update ? await this.apply(em, event, update) : { outcome: 'ignored' as const, projectId: null };
       await recordEventOutcome(em, event.id, applied.projectId, applied.outcome);
       return applied;
     });
     if (!result) return { received: true, outcome: 'duplicate' };
-    this.projects.announceChanges(result.changedProjects);
     this.logger.log(`billing event ${event.type} ${event.id}: ${result.outcome}`);
     return { received: true, outcome: result.outcome };
   }
 
-  private async apply(em: EntityManager, event: ProviderEvent, update: BillingUpdate): Promise<Applied & { projectId: string | null }> {
+  private async apply(em: EntityManager, event: ProviderEvent, update: BillingUpdate): Promise<Applied> {
     const projectId = await this.projectOf(em, update);
-    const ignored = { outcome: 'ignored' as const, changedProjects: [], projectId };
+    const ignored = { outcome: 'ignored' as const, projectId };
     if (!projectId) return ignored;
     await lockProject(em, projectId);
     const project = await em.findOne(ProjectEntity, { where: { id: projectId }, select: { id: true, liveProjectId: true } });
     if (!project || project.liveProjectId) return { ...ignored, projectId: null };
     const occurredAt = new Date(event.created * 1000);
     const account = await findBillingAccount(em, projectId);
-    if (account && account.lastEventAt > occurredAt) return { outcome: 'stale', changedProjects: [], projectId };
+    if (account && account.lastEventAt > occurredAt) return { outcome: 'stale', projectId };
     const otherSubscription =
       account?.subscriptionId && update.subscriptionId && account.subscriptionId !== update.subscriptionId && update.plan === 'free';
     if (otherSubscription) return ignored;
@@ -100,8 +99,9 @@ export class BillingWebhooksService {
         updatedAt: now,
       }),
     );
-    const changedProjects = update.plan ? (await this.projects.setPlanIn(em, projectId, update.plan)).changed : [];
-    return { outcome: 'applied', changedProjects, projectId };
+    // Announced with the commit: every process's key cache drops the project's keys.
+    if (update.plan) await this.projects.setPlanIn(em, projectId, update.plan);
+    return { outcome: 'applied', projectId };
   }
 
   private async projectOf(em: EntityManager, update: BillingUpdate): Promise<string | null> {

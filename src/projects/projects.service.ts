@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Subject } from 'rxjs';
 import { EntityManager, IsNull } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
 import { newId } from '../common/ids/ids';
-import { notifyChange } from '../infra/database/change-notifications';
-import { afterCommit, Database } from '../infra/database/database';
+import { ChangeNotifications } from '../infra/database/change-notifications';
+import { Database } from '../infra/database/database';
 import { isUniqueViolation } from '../infra/database/postgres-errors';
 import { DEFAULT_PROJECT_SETTINGS, ProjectEntity, ProjectSettings } from './entities/project.entity';
 import { PlanName } from './plans';
@@ -24,9 +23,8 @@ export interface CreateProjectInput {
 
 const SLUG_ATTEMPTS = 5;
 
-/** Announced (in-process on `changes`, across processes through NOTIFY) when a project changes. */
-export const PROJECT_CHANGE_PREFIX = 'project:';
-export const projectChangePayload = (projectId: string) => `${PROJECT_CHANGE_PREFIX}${projectId}`;
+/** The change kind a project's change (name, slug, plan, settings, deletion) is announced under. */
+export const PROJECT_CHANGE = 'project';
 
 /**
  * The twin's slug: the live project's id, which no user slug can take (user slugs have no "_"),
@@ -36,16 +34,16 @@ const testTwinSlug = (liveProjectId: string) => `test_${liveProjectId.replace(/^
 
 /**
  * Projects are the tenants. A project's plan decides its limits (plans.ts). Changes are announced
- * on `changes` so caches keyed by project (the API key cache) drop stale copies at once.
+ * (`announceChange`) so caches keyed by project (the API key cache) drop stale copies at once, in
+ * every process.
  */
 @Injectable()
 export class ProjectsService {
-  readonly changes = new Subject<string>();
-
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly slugs: ProjectSlugsService,
+    private readonly changes: ChangeNotifications,
   ) {}
 
   async createProject(em: EntityManager, input: CreateProjectInput): Promise<ProjectRef> {
@@ -72,16 +70,11 @@ export class ProjectsService {
 
   /** Sets the plan of a live project and of its test-mode twin, which always mirrors it. */
   async setPlan(projectId: string, plan: PlanName): Promise<ProjectRef> {
-    const { project, changed } = await this.db.transaction((em) => this.setPlanIn(em, projectId, plan));
-    this.announceChanges(changed);
-    return project;
+    return this.db.transaction((em) => this.setPlanIn(em, projectId, plan));
   }
 
-  /**
-   * `setPlan` inside the caller's transaction (billing sets the plan with the event that paid for
-   * it). The caller passes `changed` to `announceChanges` once the transaction has committed.
-   */
-  async setPlanIn(em: EntityManager, projectId: string, plan: PlanName): Promise<{ project: ProjectRef; changed: string[] }> {
+  /** `setPlan` inside the caller's transaction (billing sets the plan with the event that paid for it). */
+  async setPlanIn(em: EntityManager, projectId: string, plan: PlanName): Promise<ProjectRef> {
     const row = await em.findOne(ProjectEntity, { where: { id: projectId }, lock: { mode: 'pessimistic_write' } });
     if (!row) throw new ApiError('NOT_FOUND', `No project ${projectId}.`, { param: 'project' });
     if (row.liveProjectId) {
@@ -94,14 +87,8 @@ export class ProjectsService {
     await em.save(row);
     const twin = await em.findOne(ProjectEntity, { where: { liveProjectId: projectId } });
     if (twin) await em.update(ProjectEntity, { id: twin.id }, { plan, updatedAt: row.updatedAt });
-    await notifyChange(em, projectChangePayload(projectId));
-    if (twin) await notifyChange(em, projectChangePayload(twin.id));
-    return { project: toProjectRef(row), changed: twin ? [projectId, twin.id] : [projectId] };
-  }
-
-  /** Tells this process's caches that these projects changed (other processes hear the NOTIFY). */
-  announceChanges(projectIds: readonly string[]): void {
-    for (const id of projectIds) this.changes.next(id);
+    await this.announceChange(em, projectId);
+    return toProjectRef(row);
   }
 
   /**
@@ -134,12 +121,13 @@ export class ProjectsService {
   }
 
   /**
-   * Tells every process that a project changed (name, slug, plan, deletion) once the caller's
-   * transaction commits: caches keyed by project (the API key cache) drop their copies.
+   * Tells every process, this one included, that a project changed (name, slug, plan, settings,
+   * deletion) once the caller's transaction commits: caches keyed by project (the API key cache)
+   * drop their copies. A live project's change covers its test-mode twin, which follows it: such
+   * caches file a twin's rows under the live project too.
    */
   async announceChange(em: EntityManager, projectId: string): Promise<void> {
-    await notifyChange(em, projectChangePayload(projectId));
-    afterCommit(em, () => this.changes.next(projectId));
+    await this.changes.announce(em, PROJECT_CHANGE, projectId);
   }
 
   /** An operator's `--project`: a project id or a slug. */

@@ -2,21 +2,17 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Client } from 'pg';
 import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { afterCommit } from './database';
 import { isEmbeddedDatabaseUrl } from './embedded-postgres';
 
 /**
- * Cross-process cache invalidation over PostgreSQL LISTEN/NOTIFY. A change sends its notification
- * inside the transaction that makes it (`notifyChange`), so PostgreSQL delivers it at COMMIT and
- * never for a rollback; every process listens on one dedicated connection (`ChangeListener`,
- * shared by every cache through `ChangeNotifications`) and drops its copies when the notification
- * arrives. A payload is `<kind>:<id>` (`key:<hash>`, `project:<id>`, `signing-secret:<project id>`).
+ * Cross-process cache invalidation over PostgreSQL LISTEN/NOTIFY. A change is announced inside the
+ * transaction that makes it (`ChangeNotifications.announce`), so PostgreSQL delivers it at COMMIT
+ * and never for a rollback; every process listens on one dedicated connection (`ChangeListener`,
+ * shared by its caches) and drops its copies when the notification arrives. A payload is
+ * `<kind>:<id>`: `key:<hash>`, `project:<id>`, `signing-secret:<project id>`.
  */
 export const CACHE_INVALIDATION_CHANNEL = 'launch_cache_invalidation';
-
-/** Queues a notification that PostgreSQL delivers to every listener when `em`'s transaction commits. */
-export async function notifyChange(em: EntityManager, payload: string): Promise<void> {
-  await em.query('SELECT pg_notify($1, $2)', [CACHE_INVALIDATION_CHANNEL, payload]);
-}
 
 export interface ChangeListenerOptions {
   databaseUrl: string;
@@ -107,19 +103,21 @@ export class ChangeListener {
   }
 }
 
-/** What a cache does with the notifications of the kinds it holds. */
+/** What a cache does with the changes of the kinds it holds. */
 export interface ChangeSubscriber {
-  /** Per kind (the payload's text up to and including the colon): drop the copies of this id. */
+  /** Per kind (`key`, `project`, …): drop the copies of this id. */
   onChange: Readonly<Record<string, (id: string) => void>>;
-  /** Notifications may have been missed (connection lost, or LISTEN just in place): drop everything. */
+  /** Changes may have been missed (connection lost, or LISTEN just in place): drop everything. */
   onGap(): void;
 }
 
 /**
- * The process's one change listener, shared by its caches. It connects on the first `start()` (a
- * cache's first database read), so processes that never cache open no connection. On the embedded
- * database no listener runs: one process holds the database (its data-dir lock), so in-process
- * invalidation after commit is complete.
+ * The one way to announce a change to cached rows, and the process's one change listener, shared
+ * by its caches. `announce` tells every other process (NOTIFY, at COMMIT) and this process's
+ * caches (after commit), so a cache never hears of a change that was rolled back. The listener
+ * connects on the first `start()` (a cache's first database read), so processes that never cache
+ * open no connection. On the embedded database no listener runs: one process holds the database
+ * (its data-dir lock), so the in-process half is complete.
  */
 @Injectable()
 export class ChangeNotifications implements OnModuleDestroy {
@@ -130,8 +128,14 @@ export class ChangeNotifications implements OnModuleDestroy {
     const url = config.databaseUrl;
     this.listener =
       url && !isEmbeddedDatabaseUrl(url)
-        ? new ChangeListener({ databaseUrl: url, onChange: (payload) => this.dispatch(payload), onGap: () => this.gap() })
+        ? new ChangeListener({ databaseUrl: url, onChange: (payload) => this.received(payload), onGap: () => this.gap() })
         : null;
+  }
+
+  /** Announces, inside `em`'s transaction, that the `kind` row `id` changed. */
+  async announce(em: EntityManager, kind: string, id: string): Promise<void> {
+    await em.query('SELECT pg_notify($1, $2)', [CACHE_INVALIDATION_CHANNEL, `${kind}:${id}`]);
+    afterCommit(em, () => this.dispatch(kind, id));
   }
 
   subscribe(subscriber: ChangeSubscriber): void {
@@ -151,11 +155,16 @@ export class ChangeNotifications implements OnModuleDestroy {
     await this.listener?.stop();
   }
 
-  private dispatch(payload: string): void {
-    const kind = payload.slice(0, payload.indexOf(':') + 1);
-    const id = payload.slice(kind.length);
+  private received(payload: string): void {
+    const colon = payload.indexOf(':');
+    if (colon > 0) this.dispatch(payload.slice(0, colon), payload.slice(colon + 1));
+  }
+
+  private dispatch(kind: string, id: string): void {
     // A kind no cache here holds (one a newer release announces, say) concerns nothing here.
-    for (const subscriber of this.subscribers) subscriber.onChange[kind]?.(id);
+    for (const subscriber of this.subscribers) {
+      if (Object.hasOwn(subscriber.onChange, kind)) subscriber.onChange[kind](id);
+    }
   }
 
   private gap(): void {

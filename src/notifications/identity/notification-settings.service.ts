@@ -2,11 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { WithMeta } from '../../common/http/reply';
-import { notifyChange } from '../../infra/database/change-notifications';
-import { afterCommit, Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database';
 import type { ProjectSettings } from '../../projects/entities/project.entity';
 import type { ProjectRef } from '../../projects/project-ref';
-import { ProjectsService, projectChangePayload } from '../../projects/projects.service';
+import { ProjectsService } from '../../projects/projects.service';
 import { identityVerificationMeta } from '../../projects/setup-check.service';
 import { NotificationSettingsDto, UpdateNotificationSettingsDto } from './dto/notification-settings.dto';
 import { hasSigningSecret } from './signing-secrets.queries';
@@ -61,8 +60,7 @@ export class NotificationSettingsService {
         ]);
       }
       if (patch.require_user_hash !== undefined) {
-        await notifyChange(em, projectChangePayload(project.id));
-        afterCommit(em, () => this.projects.changes.next(project.id));
+        await this.projects.announceChange(em, project.id);
       }
       return { settings: await readSettings(em, project.id), secret: await hasSigningSecret(em, project.id) };
     });

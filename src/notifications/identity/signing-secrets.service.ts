@@ -1,20 +1,20 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { ApiKeyCache } from '../../auth/api-key-cache';
 import { EndUserVerifier, type SigningSecretSet } from '../../auth/end-user-verifier';
 import { Clock } from '../../common/clock/clock';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { ApiError } from '../../common/errors/api-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { ChangeNotifications, notifyChange } from '../../infra/database/change-notifications';
-import { afterCommit, Database } from '../../infra/database/database';
+import { ChangeNotifications } from '../../infra/database/change-notifications';
+import { Database } from '../../infra/database/database';
 import type { ProjectRef } from '../../projects/project-ref';
 import { RotatedSigningSecretDto, SigningSecretDto } from './dto/signing-secret.dto';
 import { generateSigningSecret, previousValidUntil } from './signing-secret-format';
 import { findSealedSecrets, insertFirstSecret, rotateSecret } from './signing-secrets.queries';
 
 const NO_SECRETS: SigningSecretSet = { current: null, previous: null };
-const SECRET_CHANGE_PREFIX = 'signing-secret:';
+/** The change kind a signing secret's creation or rotation is announced under (id: the project). */
+const SECRET_CHANGE = 'signing-secret';
 
 /**
  * The notification signing secret (spec: Notification signing secret, Notification identity
@@ -52,7 +52,7 @@ export class SigningSecretsService implements OnModuleInit {
   ) {
     this.box = config.encryptionKey ? new SecretBox(config.encryptionKey) : null;
     changes.subscribe({
-      onChange: { [SECRET_CHANGE_PREFIX]: (projectId) => this.cache.invalidate(projectId) },
+      onChange: { [SECRET_CHANGE]: (projectId) => this.cache.invalidate(projectId) },
       onGap: () => this.cache.clear(),
     });
   }
@@ -71,7 +71,7 @@ export class SigningSecretsService implements OnModuleInit {
             'Rotate it with POST /v1/notifications/signing-secret/rotate to get a new one (the old one keeps working for 24 hours).',
         });
       }
-      await this.announce(em, project.id);
+      await this.changes.announce(em, SECRET_CHANGE, project.id);
     });
     return { signing_secret: secret, created_at: now.toISOString(), shown_once: true };
   }
@@ -86,7 +86,7 @@ export class SigningSecretsService implements OnModuleInit {
           remediation: 'Create one with POST /v1/notifications/signing-secret.',
         });
       }
-      await this.announce(em, project.id);
+      await this.changes.announce(em, SECRET_CHANGE, project.id);
     });
     return { signing_secret: secret, created_at: now.toISOString(), shown_once: true, previous_valid_until: validUntil.toISOString() };
   }
@@ -101,12 +101,6 @@ export class SigningSecretsService implements OnModuleInit {
   }
 
   private readonly now = (): number => this.clock.now().getTime();
-
-  /** NOTIFY for other processes (delivered at COMMIT); this process drops its entry after commit. */
-  private async announce(em: EntityManager, projectId: string): Promise<void> {
-    await notifyChange(em, `${SECRET_CHANGE_PREFIX}${projectId}`);
-    afterCommit(em, () => this.cache.invalidate(projectId));
-  }
 
   private async loadSecrets(projectId: string): Promise<SigningSecretSet> {
     const row = await findSealedSecrets(this.db.manager, projectId);
