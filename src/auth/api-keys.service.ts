@@ -10,7 +10,7 @@ import { ProjectEntity } from '../projects/entities/project.entity';
 import { activeKeyLimit } from '../projects/plans';
 import { ProjectRef, toProjectRef } from '../projects/project-ref';
 import { PROJECT_CHANGE, ProjectsService } from '../projects/projects.service';
-import { ApiKeyCache } from './api-key-cache';
+import { LookupCache } from '../common/cache/lookup-cache';
 import { LEGACY_KEY_SHAPE, generateApiKey, hashApiKey, keyPrefixOf } from './api-key-format';
 import { ApiKeyEntity, ApiKeyMode, ApiKeyType } from './entities/api-key.entity';
 
@@ -80,7 +80,7 @@ const ownersOfKey = (key: AuthenticatedKey): readonly string[] =>
 /**
  * API keys: issued, imported, revoked, and looked up on every request.
  *
- * Lookups are cached per process (api-key-cache.ts). Creating, importing and revoking a key send a
+ * Lookups are cached per process (common/cache/lookup-cache.ts). Creating, importing and revoking a key send a
  * NOTIFY inside their transaction; every process LISTENs (ChangeNotifications) and drops the
  * key's entry when it arrives, so a revocation is refused on the next request everywhere and a new
  * key works at once even where it was cached as unknown. A project change (plan, name, slug,
@@ -95,7 +95,7 @@ const ownersOfKey = (key: AuthenticatedKey): readonly string[] =>
  */
 @Injectable()
 export class ApiKeysService {
-  private readonly cache = new ApiKeyCache<AuthenticatedKey>({ ownersOf: ownersOfKey });
+  private readonly cache = new LookupCache<AuthenticatedKey>({ ownersOf: ownersOfKey });
 
   constructor(
     private readonly db: Database,

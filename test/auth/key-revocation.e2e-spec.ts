@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
-import { KNOWN_KEY_TTL_MS } from '../../src/auth/api-key-cache';
+import { KNOWN_VALUE_TTL_MS } from '../../src/common/cache/lookup-cache';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { createHttpApp } from '../../src/bootstrap';
 import { AdjustableClock } from '../../src/common/clock/clock';
@@ -73,10 +73,10 @@ describe('Cached changes across processes (API keys, signing secrets)', () => {
    * B sees the change when its cache entry expires.
    */
   async function changeReachesB(key: string): Promise<void> {
-    if (!realPostgres) return bClock.advance(KNOWN_KEY_TTL_MS + 1);
+    if (!realPostgres) return bClock.advance(KNOWN_VALUE_TTL_MS + 1);
     const started = Date.now();
     await until(() => b.get(ApiKeysService).cachedKey(key) === undefined, 'the notification to reach B', 1_000);
-    expect(Date.now() - started).toBeLessThan(KNOWN_KEY_TTL_MS);
+    expect(Date.now() - started).toBeLessThan(KNOWN_VALUE_TTL_MS);
   }
 
   it('refuses a key revoked through another process on the very next request', async () => {
@@ -164,7 +164,7 @@ describe('Cached changes across processes (API keys, signing secrets)', () => {
     const readOnB = () => b.get(SigningSecretsService).readSecrets(id);
     /** B holds the secret A made: within milliseconds on PostgreSQL, at the entry's expiry on the embedded database. */
     const secretReachesB = async (secret: string) => {
-      if (!realPostgres) bClock.advance(KNOWN_KEY_TTL_MS + 1);
+      if (!realPostgres) bClock.advance(KNOWN_VALUE_TTL_MS + 1);
       await until(async () => (await readOnB()).current === secret, 'the secret to reach B', 1_000);
     };
     // B has cached "no secret yet".

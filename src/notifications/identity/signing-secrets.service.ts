@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { ApiKeyCache } from '../../auth/api-key-cache';
+import { LookupCache } from '../../common/cache/lookup-cache';
 import { EndUserVerifier, type SigningSecretSet } from '../../auth/end-user-verifier';
 import { Clock } from '../../common/clock/clock';
 import { SecretBox } from '../../common/crypto/secret-box';
@@ -38,9 +38,8 @@ const SECRET_CHANGE = 'signing-secret';
  */
 @Injectable()
 export class SigningSecretsService implements OnModuleInit {
-  // The key cache fits here unchanged (5 s per entry; a read that raced with a create or rotate of
-  // the same project leaves nothing behind).
-  private readonly cache = new ApiKeyCache<SigningSecretSet>();
+  // 5 s per project; a read that raced with a create or rotate of the same project stores nothing.
+  private readonly cache = new LookupCache<SigningSecretSet>();
   private readonly box: SecretBox | null;
 
   constructor(

@@ -10,8 +10,8 @@
  * racing with it are unaffected. `clear()` (a lost listener) drops everything and refuses every
  * lookup in flight.
  */
-export const KNOWN_KEY_TTL_MS = 5_000;
-export const UNKNOWN_KEY_TTL_MS = 2_000;
+export const KNOWN_VALUE_TTL_MS = 5_000;
+export const UNKNOWN_VALUE_TTL_MS = 2_000;
 const MAX_ENTRIES = 10_000;
 /** Past this many changes recorded while lookups stay in flight, the cache falls back to `clear()`. */
 const MAX_TRACKED_CHANGES = 1_000;
@@ -21,12 +21,12 @@ interface Entry<T> {
   expiresAt: number;
 }
 
-export interface ApiKeyCacheOptions<T> {
+export interface LookupCacheOptions<T> {
   /** The owners a value belongs to (a key's project and, for a test key, its live project). */
   ownersOf?: (value: T) => readonly string[];
 }
 
-export class ApiKeyCache<T> {
+export class LookupCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private readonly ownersOf: ((value: T) => readonly string[]) | undefined;
   /** Counts changes; a lookup remembers the count it started at. */
@@ -37,7 +37,7 @@ export class ApiKeyCache<T> {
   private readonly ownerChangedAt = new Map<string, number>();
   private lookupsInFlight = 0;
 
-  constructor(options: ApiKeyCacheOptions<T> = {}) {
+  constructor(options: LookupCacheOptions<T> = {}) {
     this.ownersOf = options.ownersOf;
   }
 
@@ -104,7 +104,7 @@ export class ApiKeyCache<T> {
 
   private store(key: string, value: T | null, nowMs: number): void {
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(key, { value, expiresAt: nowMs + (value === null ? UNKNOWN_KEY_TTL_MS : KNOWN_KEY_TTL_MS) });
+    this.entries.set(key, { value, expiresAt: nowMs + (value === null ? UNKNOWN_VALUE_TTL_MS : KNOWN_VALUE_TTL_MS) });
   }
 
   private track(changedAt: Map<string, number>, id: string): void {

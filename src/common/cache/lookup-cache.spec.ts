@@ -1,4 +1,4 @@
-import { ApiKeyCache, KNOWN_KEY_TTL_MS, UNKNOWN_KEY_TTL_MS } from './api-key-cache';
+import { LookupCache, KNOWN_VALUE_TTL_MS, UNKNOWN_VALUE_TTL_MS } from './lookup-cache';
 
 interface Key {
   project: string;
@@ -18,24 +18,24 @@ function pendingLoad<T>() {
   return { load: jest.fn(() => promise), finish, fail };
 }
 
-describe('ApiKeyCache', () => {
+describe('LookupCache', () => {
   let nowMs: number;
   const now = () => nowMs;
-  let cache: ApiKeyCache<Key>;
+  let cache: LookupCache<Key>;
 
   beforeEach(() => {
     nowMs = 1_000_000;
-    cache = new ApiKeyCache<Key>({ ownersOf });
+    cache = new LookupCache<Key>({ ownersOf });
   });
 
   it('keeps a known key 5 s and an unknown one 2 s', async () => {
     await cache.lookup('known', now, async () => ({ project: 'p1' }));
     await cache.lookup('unknown', now, async () => null);
-    nowMs += UNKNOWN_KEY_TTL_MS - 1;
+    nowMs += UNKNOWN_VALUE_TTL_MS - 1;
     expect(cache.get('unknown', nowMs)).toBeNull();
     nowMs += 1;
     expect(cache.get('unknown', nowMs)).toBeUndefined();
-    nowMs += KNOWN_KEY_TTL_MS - UNKNOWN_KEY_TTL_MS - 1;
+    nowMs += KNOWN_VALUE_TTL_MS - UNKNOWN_VALUE_TTL_MS - 1;
     expect(cache.get('known', nowMs)).toEqual({ project: 'p1' });
     nowMs += 1;
     expect(cache.get('known', nowMs)).toBeUndefined();
@@ -141,7 +141,7 @@ describe('ApiKeyCache', () => {
   });
 
   it('clears on a project change when values have no owners', async () => {
-    const plain = new ApiKeyCache<string>();
+    const plain = new LookupCache<string>();
     await plain.lookup('a', now, async () => 'secret');
     plain.invalidateOwner('p1');
     expect(plain.get('a', nowMs)).toBeUndefined();
