@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiError } from '../common/errors/api-error';
+import { clientIp } from '../common/http/client-address';
 import { setRequestProject } from '../common/http/request-context';
 import { AuthMode, RoutePolicy, routePolicyOf } from '../common/http/route-policy';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -22,10 +23,6 @@ import { KeyUsageRecorder } from './key-usage';
 export const PROJECT_HEADER = 'x-service-project';
 
 const JWT_MODES: ReadonlySet<AuthMode> = new Set(['dashboard', 'dashboard_account', 'signed_in']);
-
-function clientIp(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
-}
 
 function bearerToken(req: Request, expectsJwt: boolean): string {
   const header = req.headers.authorization;

@@ -1,0 +1,24 @@
+import ipaddr from 'ipaddr.js';
+import type { Request } from 'express';
+
+/**
+ * The address a request came from, as Express reads it under the configured `trust proxy`
+ * setting (TRUST_PROXY), or the socket's peer when Express has none.
+ */
+export function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
+/**
+ * The key under which per-address limits count a client. One IPv6 subscriber holds a whole /64
+ * (and picks new addresses inside it at will), so IPv6 clients count by their /64; an IPv4
+ * address written as IPv6 (`::ffff:1.2.3.4`) counts as that IPv4 address. Anything that is not
+ * an address is its own key.
+ */
+export function clientAddressKey(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const parsed = ipaddr.process(ip);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4);
+  return `${parts.map((part) => part.toString(16)).join(':')}::/64`;
+}
