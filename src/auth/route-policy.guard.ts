@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiError } from '../common/errors/api-error';
-import { clientIp } from '../common/http/client-address';
+import { clientAddressKey, clientIp } from '../common/http/client-address';
 import { setRequestProject } from '../common/http/request-context';
 import { AuthMode, RoutePolicy, routePolicyOf } from '../common/http/route-policy';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -44,6 +44,7 @@ function bearerToken(req: Request, expectsJwt: boolean): string {
 @Injectable()
 export class RoutePolicyGuard implements CanActivate {
   private readonly browserRule: RateLimitRule;
+  private readonly browserLimitMessage: string;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -62,6 +63,7 @@ export class RoutePolicyGuard implements CanActivate {
       limit: config.browserRateLimit ?? PLATFORM_LIMITS.browserCallsPerMinutePerIp,
       windowMs: 60_000,
     };
+    this.browserLimitMessage = `Too many requests from this address; the limit is ${this.browserRule.limit} per minute.`;
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -108,12 +110,15 @@ export class RoutePolicyGuard implements CanActivate {
     return this.lookUpKey(req, token, cached === null, mode);
   }
 
-  /** A key the cache does not know, or knows to be unknown: both count against the address's guesses. */
+  /**
+   * A key the cache does not hold, or holds as unknown. The lookup comes first, whatever the
+   * address's state: a key that exists is answered as such (so a valid key is never refused for
+   * its neighbours' guesses), and only an unknown one counts against the address, or is refused
+   * with 429 while the address is over its budget.
+   */
   private async lookUpKey(req: Request, token: string, knownUnknown: boolean, mode: AuthMode): Promise<Caller> {
-    const ip = clientIp(req);
-    this.keyGuesses.assertAllowed(ip);
     const key = knownUnknown ? null : await this.apiKeys.authenticate(token);
-    if (!key) await this.keyGuesses.recordFailure(ip);
+    if (!key) await this.keyGuesses.recordFailure(clientAddressKey(clientIp(req)));
     return this.callerOfKey(key, mode);
   }
 
@@ -150,11 +155,9 @@ export class RoutePolicyGuard implements CanActivate {
     return project;
   }
 
-  /** Browser calls (spec: 120 requests per minute per IP address; BROWSER_RATE_LIMIT lifts it). */
+  /** Browser calls (spec: 120 requests per minute per IP address, an IPv6 client's /64; BROWSER_RATE_LIMIT lifts it). */
   private async limitBrowser(req: Request, res: Response): Promise<void> {
-    const ip = clientIp(req);
-    const message = `Too many requests from this address; the limit is ${this.browserRule.limit} per minute.`;
-    const result = await this.limiter.enforce(this.browserRule, ip, message);
+    const result = await this.limiter.enforce(this.browserRule, clientAddressKey(clientIp(req)), this.browserLimitMessage);
     res.setHeader('X-RateLimit-Limit', String(result.limit));
     res.setHeader('X-RateLimit-Remaining', String(result.remaining));
   }

@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       workers: true,
       trustProxy: false,
+      trustProxyWarning: null,
       insecureWebhookWarning: null,
     });
     expect(config.dataDir).toMatch(/\.data$/);
@@ -91,6 +92,32 @@ describe('loadConfig', () => {
     ]);
     expect((error as ConfigError).message).not.toContain('secret@x');
     expect((error as ConfigError).message).toContain('(hidden)');
+  });
+
+  it('reads TRUST_PROXY as a hop count or a list of proxies; true is one hop, with a warning', () => {
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8,192.0.2.7' })).toMatchObject({
+      trustProxy: ['10.0.0.0/8', '192.0.2.7'],
+      trustProxyWarning: null,
+    });
+    expect(loadConfig({ TRUST_PROXY: 'false' })).toMatchObject({ trustProxy: false, trustProxyWarning: null });
+    const one = loadConfig({ TRUST_PROXY: 'true' });
+    expect(one.trustProxy).toBe(1);
+    expect(one.trustProxyWarning).toMatch(/^TRUST_PROXY=true trusts exactly one proxy hop/);
+  });
+
+  it('refuses a TRUST_PROXY that is neither, naming the variable and the accepted forms', () => {
+    for (const value of ['yes', '10.0.0.0/33', 'proxy.internal']) {
+      let error: unknown;
+      try {
+        loadConfig({ TRUST_PROXY: value });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([
+        expect.stringMatching(/^TRUST_PROXY must be false, a number of proxy hops .* \(got ".+"\)$/),
+      ]);
+    }
   });
 
   it('treats empty variables as unset', () => {

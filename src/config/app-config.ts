@@ -3,6 +3,7 @@ import { ValidationError, validateSync } from 'class-validator';
 import { resolve } from 'node:path';
 import { parseDurationList } from './durations';
 import { Env, parseOriginList } from './env';
+import { TRUST_PROXY_TRUE_WARNING, TrustProxy, parseTrustProxy } from './trust-proxy';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export type LogFormat = 'json' | 'pretty';
@@ -50,7 +51,10 @@ export interface AppConfig {
   readonly workers: boolean;
   /** NODE_ENV=production: no development aids (GET /dev/mail, recipients and links of mail in the log). */
   readonly production: boolean;
-  readonly trustProxy: boolean | number;
+  /** Express's `trust proxy`: who may name the client in X-Forwarded-For (TRUST_PROXY). */
+  readonly trustProxy: TrustProxy;
+  /** Set when TRUST_PROXY is `true`: logged as a warning when the HTTP server starts. */
+  readonly trustProxyWarning: string | null;
   /** Per-IP browser calls per minute; null: the spec's number (PLATFORM_LIMITS). */
   readonly browserRateLimit: number | null;
   /** Failed API key lookups per minute per IP (API_KEY_FAILURE_LIMIT); null: PLATFORM_LIMITS. */
@@ -119,12 +123,6 @@ function describeProblems(errors: ValidationError[], raw: Record<string, string 
   });
 }
 
-function parseTrustProxy(value: string | undefined): boolean | number {
-  if (value === undefined || value === 'false') return false;
-  if (value === 'true') return true;
-  return Number(value);
-}
-
 /** Reads only the variables of CONTRACT.md (plus WORKERS and QUEUE_PREFIX); empty strings count as unset. */
 export function loadConfig(source: Record<string, string | undefined> = process.env, kind: ProcessKind = {}): AppConfig {
   const raw: Record<string, string | undefined> = {};
@@ -162,7 +160,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logToStderr: kind.cli === true,
     workers: env.WORKERS !== 'off',
     production: env.NODE_ENV === 'production',
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    trustProxy: env.TRUST_PROXY ? (parseTrustProxy(env.TRUST_PROXY) ?? false) : false,
+    trustProxyWarning: env.TRUST_PROXY?.trim() === 'true' ? TRUST_PROXY_TRUE_WARNING : null,
     browserRateLimit: env.BROWSER_RATE_LIMIT ?? null,
     apiKeyFailureLimit: env.API_KEY_FAILURE_LIMIT ?? null,
     queuePrefix: env.QUEUE_PREFIX ?? 'launch',

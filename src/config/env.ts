@@ -15,6 +15,7 @@ import {
   ValidatorConstraintInterface,
 } from 'class-validator';
 import { parseDurationList } from './durations';
+import { TRUST_PROXY_FORMS, parseTrustProxy } from './trust-proxy';
 
 @ValidatorConstraint({ name: 'durationList' })
 class DurationListConstraint implements ValidatorConstraintInterface {
@@ -23,6 +24,16 @@ class DurationListConstraint implements ValidatorConstraintInterface {
   }
   defaultMessage(): string {
     return 'must be a comma-separated list of durations such as "1m,5m,30m,2h,6h" (units ms, s, m, h, d)';
+  }
+}
+
+@ValidatorConstraint({ name: 'trustProxy' })
+class TrustProxyConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && parseTrustProxy(value) !== null;
+  }
+  defaultMessage(): string {
+    return `must be ${TRUST_PROXY_FORMS}`;
   }
 }
 
@@ -171,9 +182,9 @@ export class Env {
   @IsString()
   NODE_ENV?: string;
 
-  /** Number of proxy hops to trust for the client IP (X-Forwarded-For), or true/false. */
+  /** Who may name the client in X-Forwarded-For: false, a hop count, or the proxies' addresses/CIDRs (trust-proxy.ts). */
   @IsOptional()
-  @Matches(/^(true|false|\d{1,2})$/, { message: 'must be true, false or a hop count' })
+  @Validate(TrustProxyConstraint)
   TRUST_PROXY?: string;
 
   /** Browser calls per minute per IP; unset: the spec's 120. Benchmarks and load tests raise it. */

@@ -128,38 +128,89 @@ describe('guessing API keys', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await TestApp.start({ env: { API_KEY_FAILURE_LIMIT: '5' } });
+    // The test client stands for a proxy one hop away: X-Forwarded-For names the address each test sends from.
+    t = await TestApp.start({ env: { API_KEY_FAILURE_LIMIT: '5', TRUST_PROXY: '1' } });
   });
   afterAll(() => t.close());
+  afterEach(() => t.clock.reset());
 
-  it('answers RATE_LIMITED with Retry-After past the limit of unknown keys per address, with no lookup', async () => {
-    const project = await t.seedProject();
-    // Known to this process (once the change listener is in place, which clears the cache).
-    await t.api.as(project.secretKey).get('/v1/setup-check').expect(200);
+  /** A key of the right shape that was never issued; `tag` keeps each test's guesses its own. */
+  const guess = (tag: string, i: number) => `svc_live_${`${tag}${i}`.padStart(32, 'G')}`;
+  const setupCheck = (key: string, from: string) => t.api.as(key).get('/v1/setup-check').set('X-Forwarded-For', from);
+
+  async function waitForChangeListener(): Promise<void> {
     for (let waited = 0; !t.get(ApiKeysService).invalidationListening; waited += 20) {
       if (waited > 10_000) throw new Error('the change listener did not start');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    await t.api.as(project.secretKey).get('/v1/setup-check').expect(200);
-    const guess = (i: number) => `svc_live_${String(i).padStart(32, 'G')}`;
+  }
+
+  /** Sends the address's whole budget of unknown keys, then the one past it (answered 429). */
+  async function exhaustBudget(tag: string, from: string | ((i: number) => string)): Promise<void> {
+    const address = (i: number) => (typeof from === 'string' ? from : from(i));
     for (let i = 0; i < 5; i += 1) {
-      expect((await t.api.as(guess(i)).get('/v1/setup-check').expect(401)).body.error.code).toBe('INVALID_API_KEY');
+      expect((await setupCheck(guess(tag, i), address(i)).expect(401)).body.error.code).toBe('INVALID_API_KEY');
     }
-    const limited = await t.api.as(guess(5)).get('/v1/setup-check').expect(429);
+    expect((await setupCheck(guess(tag, 5), address(5)).expect(429)).body.error.code).toBe('RATE_LIMITED');
+  }
+
+  it('answers RATE_LIMITED with Retry-After past the limit of unknown keys per address; repeated guesses cost no lookup', async () => {
+    const project = await t.seedProject();
+    const from = '203.0.113.40';
+    // Known to this process (once the change listener is in place, which clears the cache).
+    await setupCheck(project.secretKey, from).expect(200);
+    await waitForChangeListener();
+    await setupCheck(project.secretKey, from).expect(200);
+    // Held still, so the unknown keys stay cached for as long as the test runs.
+    t.clock.freeze();
+    for (let i = 0; i < 5; i += 1) {
+      expect((await setupCheck(guess('A', i), from).expect(401)).body.error.code).toBe('INVALID_API_KEY');
+    }
+    const limited = await setupCheck(guess('A', 5), from).expect(429);
     expect(limited.body).toMatchObject({ data: null, error: { code: 'RATE_LIMITED', param: 'Authorization' } });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
 
     const lookups = jest.spyOn(t.get(ApiKeysService), 'authenticate');
     try {
-      for (let i = 6; i < 10; i += 1) {
-        expect((await t.api.as(guess(i)).get('/v1/setup-check').expect(429)).body.error.code).toBe('RATE_LIMITED');
+      // Guesses this process already knows to be unknown: refused from the cache.
+      for (let i = 0; i < 5; i += 1) {
+        expect((await setupCheck(guess('A', i), from).expect(429)).body.error.code).toBe('RATE_LIMITED');
       }
       expect(lookups).not.toHaveBeenCalled();
+      // A key never seen could be a valid one: one lookup tells, then it is refused as unknown.
+      for (let i = 6; i < 9; i += 1) {
+        expect((await setupCheck(guess('A', i), from).expect(429)).body.error.code).toBe('RATE_LIMITED');
+      }
+      expect(lookups).toHaveBeenCalledTimes(3);
     } finally {
       lookups.mockRestore();
     }
     // A key this process knows keeps working from the same address: only guesses are refused.
-    expect((await t.api.as(project.secretKey).get('/v1/setup-check').expect(200)).body.data.project_id).toBe(project.project.id);
+    expect((await setupCheck(project.secretKey, from).expect(200)).body.data.project_id).toBe(project.project.id);
+  });
+
+  it('answers a valid key from a blocked address even when this process has never seen it', async () => {
+    const from = '198.51.100.50';
+    await exhaustBudget('B', from);
+    const late = await t.seedProject({ name: 'Created after the block' });
+    expect(t.get(ApiKeysService).cachedKey(late.secretKey)).toBeUndefined();
+    expect((await setupCheck(late.secretKey, from).expect(200)).body.data.project_id).toBe(late.project.id);
+    // A revoked key is answered as revoked, not as a guess.
+    await t.get(ApiKeysService).revokeKey(late.publishableKey);
+    expect((await setupCheck(late.publishableKey, from).expect(401)).body.error.code).toBe('REVOKED_API_KEY');
+    // Unknown keys stay refused, a new guess as well as a repeated one.
+    for (const key of [guess('B', 0), guess('B', 9)]) {
+      const refused = await setupCheck(key, from).expect(429);
+      expect(refused.body.error).toMatchObject({ code: 'RATE_LIMITED', param: 'Authorization' });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('counts IPv6 clients by their /64: addresses of one /64 share a budget, another /64 has its own', async () => {
+    const sameNetwork = ['2001:db8:aa:1::1', '2001:db8:aa:1::2', '2001:db8:aa:1:ffff:ffff:ffff:fffe'];
+    await exhaustBudget('C', (i) => sameNetwork[i % sameNetwork.length]);
+    expect((await setupCheck(guess('C', 6), '2001:db8:aa:1:1234::9').expect(429)).body.error.code).toBe('RATE_LIMITED');
+    expect((await setupCheck(guess('C', 7), '2001:db8:aa:2::1').expect(401)).body.error.code).toBe('INVALID_API_KEY');
   });
 });

@@ -48,6 +48,31 @@ describe('LookupCache', () => {
     expect(load).toHaveBeenCalledTimes(1);
   });
 
+  it('shares one load between concurrent lookups of one key', async () => {
+    const pending = pendingLoad<Key | null>();
+    const answers = [cache.lookup('k', now, pending.load), cache.lookup('k', now, pending.load), cache.lookup('k', now, pending.load)];
+    pending.finish(null);
+    expect(await Promise.all(answers)).toEqual([null, null, null]);
+    expect(pending.load).toHaveBeenCalledTimes(1);
+    expect(cache.get('k', nowMs)).toBeNull();
+  });
+
+  it("starts a load of its own after a change to the key, the key's owner or the whole cache", async () => {
+    for (const change of [() => cache.invalidate('k'), () => cache.invalidateOwner('p1'), () => cache.clear()]) {
+      const before = pendingLoad<Key | null>();
+      const after = pendingLoad<Key | null>();
+      const stale = cache.lookup('k', now, before.load);
+      change();
+      const fresh = cache.lookup('k', now, after.load);
+      before.finish(null);
+      after.finish({ project: 'p1' });
+      expect(await stale).toBeNull();
+      expect(await fresh).toEqual({ project: 'p1' });
+      expect(after.load).toHaveBeenCalledTimes(1);
+      cache.clear();
+    }
+  });
+
   it('stores nothing from a lookup that raced with a change to its own key', async () => {
     const pending = pendingLoad<Key | null>();
     const answer = cache.lookup('k', now, pending.load);

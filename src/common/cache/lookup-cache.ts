@@ -8,7 +8,9 @@
  * change does not empty every process's cache. A lookup that raced with a change to what it read
  * stores nothing (it may have read the row before the change committed); lookups of other keys
  * racing with it are unaffected. `clear()` (a lost listener) drops everything and refuses every
- * lookup in flight.
+ * lookup in flight. Concurrent lookups of one key share one load (a burst of requests with a key
+ * not cached yet, or one guess sent many times at once, costs one query); a lookup that starts
+ * after a change to what the load reads does not join it.
  */
 export const KNOWN_VALUE_TTL_MS = 5_000;
 export const UNKNOWN_VALUE_TTL_MS = 2_000;
@@ -36,6 +38,8 @@ export class LookupCache<T> {
   private readonly keyChangedAt = new Map<string, number>();
   private readonly ownerChangedAt = new Map<string, number>();
   private lookupsInFlight = 0;
+  /** The load in flight for each key, which later lookups of that key join. */
+  private readonly sharedLoads = new Map<string, Promise<T | null>>();
 
   constructor(options: LookupCacheOptions<T> = {}) {
     this.ownersOf = options.ownersOf;
@@ -57,6 +61,18 @@ export class LookupCache<T> {
   async lookup(key: string, now: () => number, load: (key: string) => Promise<T | null>): Promise<T | null> {
     const cached = this.get(key, now());
     if (cached !== undefined) return cached;
+    const shared = this.sharedLoads.get(key);
+    if (shared) return shared;
+    const loading = this.loadAndStore(key, now, load);
+    this.sharedLoads.set(key, loading);
+    try {
+      return await loading;
+    } finally {
+      if (this.sharedLoads.get(key) === loading) this.sharedLoads.delete(key);
+    }
+  }
+
+  private async loadAndStore(key: string, now: () => number, load: (key: string) => Promise<T | null>): Promise<T | null> {
     const startedAt = this.changeCount;
     this.lookupsInFlight += 1;
     try {
@@ -73,6 +89,7 @@ export class LookupCache<T> {
   invalidate(key: string): void {
     this.changeCount += 1;
     this.entries.delete(key);
+    this.sharedLoads.delete(key);
     this.track(this.keyChangedAt, key);
   }
 
@@ -80,6 +97,8 @@ export class LookupCache<T> {
   invalidateOwner(owner: string): void {
     if (!this.ownersOf) return this.clear();
     this.changeCount += 1;
+    // A load in flight may be of this owner's key, which only its answer would tell.
+    this.sharedLoads.clear();
     for (const [key, entry] of this.entries) {
       if (entry.value !== null && this.ownersOf(entry.value).includes(owner)) this.entries.delete(key);
     }
@@ -91,6 +110,7 @@ export class LookupCache<T> {
     this.changeCount += 1;
     this.clearedAt = this.changeCount;
     this.entries.clear();
+    this.sharedLoads.clear();
     this.forgetChanges();
   }
 

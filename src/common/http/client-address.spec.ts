@@ -22,6 +22,15 @@ describe('clientAddressKey', () => {
     expect(clientAddressKey('2001:0DB8:0001:0002::1')).toBe('2001:db8:1:2::/64');
   });
 
+  it('gives every spelling of one address the same key', () => {
+    expect(clientAddressKey('::FFFF:203.0.113.7')).toBe('203.0.113.7');
+    expect(clientAddressKey('::ffff:cb00:7107')).toBe('203.0.113.7');
+    expect(clientAddressKey('2001:db8:1:2:0:0:0:1')).toBe(clientAddressKey('2001:db8:1:2::1'));
+    // Leading zeros are octal to the address parser; never read as the plain address they resemble.
+    expect(clientAddressKey('010.0.0.1')).toBe('8.0.0.1');
+    for (let i = 0; i < 3; i += 1) expect(clientAddressKey('2001:db8:1:2::1')).toBe('2001:db8:1:2::/64');
+  });
+
   it('leaves something that is not an address as it is', () => {
     expect(clientAddressKey('unknown')).toBe('unknown');
   });

@@ -26,6 +26,7 @@ function chain(...handlers: RequestHandler[]): RequestHandler {
 export function configureHttp(app: INestApplication, config: AppConfig, logger: Logger): void {
   const express = app as NestExpressApplication;
   express.set('trust proxy', config.trustProxy);
+  if (config.trustProxyWarning) logger.warn({ context: 'Config' }, config.trustProxyWarning);
   express.disable('x-powered-by');
   // One Express layer for the four, in this order: each layer costs the router a step per request.
   express.use(chain(requestLogMiddleware(logger), securityHeaders, corsMiddleware(app, config), jsonBody()));
