@@ -22,6 +22,7 @@ import { HealthModule } from './health/health.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { DatabaseModule } from './infra/database/database.module';
+import { ErasureRegistryModule } from './infra/erasure/erasure-registry.module';
 import { MailModule } from './infra/mail/mail.module';
 import { QueueModule } from './infra/queue/queue.module';
 import { RateLimitModule } from './infra/rate-limit/rate-limit.module';
@@ -68,6 +69,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config, options.clock),
         DatabaseModule.forRoot(ENTITIES),
+        ErasureRegistryModule,
         QueueModule,
         MailModule,
         RateLimitModule,

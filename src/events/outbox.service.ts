@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { newId } from '../common/ids/ids';
+import { ErasureRegistry } from '../infra/erasure/erasure-registry';
 import { EVENT_CATALOG, EventType, fieldMismatch } from './event-catalog';
-import { insertEvent } from './events.queries';
+import { insertEvent, nullPersonInEvents } from './events.queries';
 
 export interface RecordedEvent {
   id: string;
@@ -22,10 +23,18 @@ export type OutboxListener = (em: EntityManager, event: RecordedEvent) => Promis
  * transaction; nothing leaves the process before commit.
  */
 @Injectable()
-export class OutboxService {
+export class OutboxService implements OnModuleInit {
   private readonly listeners: OutboxListener[] = [];
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly erasure: ErasureRegistry,
+  ) {}
+
+  /** Event payloads carry emails and user ids: erasing a person nulls them there. */
+  onModuleInit(): void {
+    this.erasure.contribute('events', nullPersonInEvents);
+  }
 
   addListener(listener: OutboxListener): void {
     this.listeners.push(listener);

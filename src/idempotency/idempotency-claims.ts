@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
 import { handlerMetadata } from '../common/http/handler-metadata';
-import { committedAnswerSourceOf, requestIdOf, setCommittedAnswerSource } from '../common/http/request-context';
+import { committedAnswerSourceOf, requestIdOf, requestProjectOf, setCommittedAnswerSource } from '../common/http/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { PLATFORM_LIMITS } from '../projects/plans';
 import { answerFromRecord, EtagFunction, IdempotentCall } from './idempotent-call';
@@ -69,6 +69,7 @@ export class IdempotencyClaims {
     const call = new IdempotentCall(this.store, {
       scope,
       key,
+      projectId: requestProjectOf(req),
       requestHash,
       receivedAt,
       expiresAt: new Date(receivedAt.getTime() + RETENTION_MS),

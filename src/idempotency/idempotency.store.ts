@@ -1,10 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import type { WireAnswer } from '../common/http/request-context';
 import { Database } from '../infra/database/database';
+import { ErasureRegistry } from '../infra/erasure/erasure-registry';
 import { IdempotencyRecordEntity } from './entities/idempotency-record.entity';
+import { deleteAnswersNamingPerson } from './idempotency.queries';
 
 export interface StoredAnswer {
   requestHash: string;
@@ -14,6 +16,8 @@ export interface StoredAnswer {
 export interface NewRecord extends StoredAnswer {
   scope: string;
   key: string;
+  /** The project the request acted on; null for account-wide requests. */
+  projectId: string | null;
   createdAt: Date;
   expiresAt: Date;
 }
@@ -29,11 +33,17 @@ const IDEMPOTENCY_LOCK_SPACE = 0x1de4;
  * a killed process included.
  */
 @Injectable()
-export class IdempotencyStore {
+export class IdempotencyStore implements OnModuleInit {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly erasure: ErasureRegistry,
   ) {}
+
+  /** A stored answer can carry a person's email or user id: erasing them deletes it. */
+  onModuleInit(): void {
+    this.erasure.contribute('idempotent_answers', deleteAnswersNamingPerson);
+  }
 
   /** The committed, unexpired answer for (scope, key), or null. */
   async find(scope: string, key: string, now: Date, em: EntityManager = this.db.manager): Promise<StoredAnswer | null> {
@@ -67,10 +77,10 @@ export class IdempotencyStore {
   /** Writes the answer in `em`'s transaction; replaces an expired record of the same key. */
   async save(em: EntityManager, record: NewRecord): Promise<void> {
     await em.query(
-      `INSERT INTO idempotency_records (scope, key, request_hash, response_status, response_headers, response_body, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+      `INSERT INTO idempotency_records (scope, key, request_hash, response_status, response_headers, response_body, created_at, expires_at, project_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (scope, key) DO UPDATE
-         SET request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
+         SET project_id = EXCLUDED.project_id, request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
              response_headers = EXCLUDED.response_headers, response_body = EXCLUDED.response_body,
              created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at`,
       [
@@ -82,6 +92,7 @@ export class IdempotencyStore {
         record.answer.body,
         record.createdAt,
         record.expiresAt,
+        record.projectId,
       ],
     );
   }

@@ -16,6 +16,8 @@ export type EtagFunction = (body: Buffer, encoding?: BufferEncoding) => string |
 export interface IdempotentRequest {
   scope: string;
   key: string;
+  /** The project the request acts on (null for account-wide requests): erasure finds answers by it. */
+  projectId: string | null;
   requestHash: string;
   receivedAt: Date;
   expiresAt: Date;
@@ -89,8 +91,8 @@ export class IdempotentCall implements CommittedAnswerSource {
 
   async complete(em: EntityManager, result: unknown): Promise<void> {
     const answer = this.answerOf(result);
-    const { scope, key, requestHash, receivedAt, expiresAt, delayAfterCommitMs } = this.request;
-    await this.store.save(em, { scope, key, requestHash, answer, createdAt: receivedAt, expiresAt });
+    const { scope, key, projectId, requestHash, receivedAt, expiresAt, delayAfterCommitMs } = this.request;
+    await this.store.save(em, { scope, key, projectId, requestHash, answer, createdAt: receivedAt, expiresAt });
     this.pending = answer;
     if (delayAfterCommitMs > 0) afterCommit(em, () => sleep(delayAfterCommitMs));
   }

@@ -1,20 +1,40 @@
 import { seedEntry } from '../support/changelog-seed';
 import { ContactErasureEntity } from '../../src/contacts/erasure/entities/contact-erasure.entity';
+import { MailMessageEntity } from '../../src/infra/mail/entities/mail-message.entity';
 import { signUp } from '../dashboard/dashboard-support';
 import { TestIdentityProvider } from '../support/identity-provider';
 import { seedNotification } from '../support/notification-seed';
+import { TestSmtpServer, startSmtpServer } from '../support/smtp-server';
 import { SeededProject, TestApp } from '../support/test-app';
+import { Receiver, deliveriesOf, eventually, insertEndpoint } from '../webhooks/delivery-support';
 
 describe('Contact detail and erasure', () => {
   let idp: TestIdentityProvider;
+  let smtp: TestSmtpServer;
+  let receiver: Receiver;
   let t: TestApp;
+  // Addresses the SMTP server refuses for good (550): their mail fails at once and keeps its body.
+  const refusedAddresses = new Set<string>();
 
   beforeAll(async () => {
     idp = await TestIdentityProvider.start();
-    t = await TestApp.start({ env: idp.env() });
+    smtp = await startSmtpServer({ refuse: (address) => (refusedAddresses.has(address) ? 550 : null) });
+    receiver = await Receiver.start();
+    t = await TestApp.start({
+      env: {
+        ...idp.env(),
+        SMTP_URL: smtp.url,
+        WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+        WEBHOOK_RETRY_DELAYS: '1h',
+        WEBHOOK_TIMEOUT_MS: '2000',
+      },
+    });
   });
+  afterEach(() => t.clock.reset());
   afterAll(async () => {
     await t.close();
+    await receiver.close();
+    await smtp.close();
     await idp.close();
   });
 
@@ -108,6 +128,8 @@ describe('Contact detail and erasure', () => {
           changelog_reactions: 1,
           mail_messages: mailsBefore,
           events: expect.any(Number),
+          idempotent_answers: 0,
+          webhook_responses: 0,
         },
         audit_id: expect.stringMatching(/^cer_/),
         erased_at: expect.any(String),
@@ -188,6 +210,137 @@ describe('Contact detail and erasure', () => {
 
       const again = await t.api.as(p.secretKey).delete(`/v1/contacts/${contactId}`).expect(404);
       expect(again.body.error).toMatchObject({ code: 'CONTACT_NOT_FOUND', param: 'id' });
+    });
+
+    it('leaves nothing replayable: stored answers, event payloads, what a redelivery sends, failed mail', async () => {
+      const p = await t.seedProject({ plan: 'indie' });
+      const pid = p.project.id;
+      const api = t.api.as(p.secretKey);
+      const since = t.clock.now().toISOString();
+      const { endpoint } = await insertEndpoint(t, pid, { url: receiver.url });
+      // A receiver that fails and echoes what it got: its answer excerpt quotes the payload.
+      receiver.respond((req, res) => void res.writeHead(500, { 'content-type': 'application/json' }).end(req.rawBody));
+      const email = 'replay@example.com';
+      const userId = 'user_replay';
+      refusedAddresses.add(email);
+
+      const signup = await api
+        .post('/v1/waitlist/signups')
+        .set('Idempotency-Key', 'signup-1')
+        .send({ email: 'Replay@Example.com' })
+        .expect(201);
+      await api
+        .post('/v1/feedback')
+        .set('Idempotency-Key', 'feedback-1')
+        .send({ feedback_text: 'Exports time out', email, user_id: userId })
+        .expect(201);
+      const identified = await api
+        .post('/v1/analytics/identify')
+        .set('Idempotency-Key', 'identify-1')
+        .send({ user_id: userId, email })
+        .expect(200);
+      // Someone else, whose email and user id contain the person's: nothing of theirs goes.
+      await api.post('/v1/waitlist/signups').set('Idempotency-Key', 'signup-2').send({ email: 'xreplay@example.com' }).expect(201);
+      await api
+        .post('/v1/feedback')
+        .set('Idempotency-Key', 'feedback-2')
+        .send({ feedback_text: 'Exports time out', email: 'xreplay@example.com', user_id: 'user_replay_2' })
+        .expect(201);
+      await t.drainJobs();
+      const settled = () =>
+        eventually(async () => {
+          const rows = await deliveriesOf(t, endpoint.id);
+          expect(rows).toHaveLength(4);
+          for (const row of rows)
+            expect({ attempts: row.attempts > 0, lockedUntil: row.lockedUntil }).toEqual({ attempts: true, lockedUntil: null });
+          return rows;
+        });
+      const before = await settled();
+      const [failedMail] = await t.db.manager.find(MailMessageEntity, { where: { projectId: pid, recipient: email } });
+      expect(failedMail).toMatchObject({ status: 'failed', kind: 'waitlist.confirmation' });
+      expect(failedMail.textBody).toContain('/v1/waitlist/confirm?token=');
+      // Idempotency-Key answers are kept per API key: this project's secret key.
+      const [{ id: keyId }] = await t.db.manager.query(`SELECT id FROM api_keys WHERE project_id = $1 AND type = 'secret'`, [pid]);
+      const storedAnswers = (): Promise<{ key: string; response_body: string }[]> =>
+        t.db.manager.query('SELECT key, response_body FROM idempotency_records WHERE scope = $1 ORDER BY key', [keyId]);
+      const answersBefore = await storedAnswers();
+      expect(answersBefore.map((row) => row.key)).toEqual(['feedback-1', 'feedback-2', 'identify-1', 'signup-1', 'signup-2']);
+      const naming = /"replay@example\.com"|"user_replay"/;
+      expect(before.filter((row) => naming.test(row.responseExcerpt ?? '')).length).toBe(2);
+
+      const res = await api.delete(`/v1/contacts/${identified.body.data.id}`).expect(200);
+
+      // Stored answers: those naming the person (the signup's names it by its signup id) are gone.
+      const answersAfter = await storedAnswers();
+      expect(answersAfter.map((row) => row.key)).toEqual(['feedback-2', 'signup-2']);
+      expect(JSON.stringify(answersAfter)).not.toMatch(/"replay@example\.com"|"user_replay"/);
+      expect(JSON.stringify(answersAfter)).not.toContain(signup.body.data.signup_id);
+
+      // Event payloads: the person's values are null, the fields stay; the other person's stay whole.
+      const events: { id: string; type: string; data: Record<string, unknown> }[] = await t.db.manager.query(
+        'SELECT id, type, data FROM events WHERE project_id = $1 ORDER BY created_at, id',
+        [pid],
+      );
+      expect(events.map(({ type, data }) => ({ type, email: data.email, user_id: data.user_id }))).toEqual([
+        { type: 'waitlist.signup.created', email: null, user_id: undefined },
+        { type: 'feedback.created', email: undefined, user_id: null },
+        { type: 'waitlist.signup.created', email: 'xreplay@example.com', user_id: undefined },
+        { type: 'feedback.created', email: undefined, user_id: 'user_replay_2' },
+      ]);
+      expect(events[0].data).toHaveProperty('signup_id', signup.body.data.signup_id);
+
+      // The delivery log: excerpts that quoted the person are cleared, the payloads it shows are blank.
+      const after = await deliveriesOf(t, endpoint.id);
+      const cleared = after.filter((row) => row.responseExcerpt === null).length;
+      expect(after.map((row) => row.responseExcerpt ?? '').join('\n')).not.toMatch(/"replay@example\.com"|"user_replay"/);
+      expect(after.filter((row) => (row.responseExcerpt ?? '').includes('xreplay@example.com'))).toHaveLength(1);
+      expect(after.filter((row) => (row.responseExcerpt ?? '').includes('"user_replay_2"'))).toHaveLength(1);
+      const log = await api.get(`/v1/webhooks/${endpoint.id}/deliveries`).expect(200);
+      expect(JSON.stringify(log.body.data)).not.toMatch(/"replay@example\.com"|"user_replay"/);
+
+      // Failed mail to them is gone with its body.
+      expect(await t.db.manager.countBy(MailMessageEntity, { id: failedMail.id })).toBe(0);
+
+      // The answer counts exactly what went.
+      expect(res.body.data.removed).toMatchObject({
+        contact: 1,
+        waitlist_signups: 1,
+        feedback: 1,
+        mail_messages: 1,
+        idempotent_answers: answersBefore.length - answersAfter.length,
+        events: 2,
+        webhook_responses: cleared,
+      });
+      expect(cleared).toBe(2);
+
+      // What the scheduled retry and a recover send carries nobody: null where the person was.
+      receiver.reset();
+      receiver.respond((req, res) => void res.writeHead(500).end(req.rawBody));
+      t.clock.advance(2 * 3_600_000);
+      await t.drainJobs();
+      await eventually(async () => expect((await deliveriesOf(t, endpoint.id)).map((row) => row.status)).toEqual(Array(4).fill('failed')));
+      receiver.answer(200, 'ok');
+      const recovered = await api.post(`/v1/webhooks/${endpoint.id}/recover`).send({ since }).expect(200);
+      expect(recovered.body.data).toEqual({ requeued: 4 });
+      await t.drainJobs();
+      await receiver.waitFor(8);
+      const sent = receiver.requests.map((req) => req.rawBody);
+      expect(sent).toHaveLength(8);
+      expect(sent.join('\n')).not.toMatch(/"replay@example\.com"|"user_replay"/);
+      const sentData = (eventId: string) =>
+        receiver.requests.filter((req) => req.headers['service-event-id'] === eventId).map((req) => req.json.data);
+      expect(sentData(events[0].id)).toEqual([expect.objectContaining({ email: null }), expect.objectContaining({ email: null })]);
+      expect(sentData(events[1].id)).toEqual([expect.objectContaining({ user_id: null }), expect.objectContaining({ user_id: null })]);
+
+      // A retry with the erased signup's key runs afresh: it is not the stored answer replayed.
+      const again = await api
+        .post('/v1/waitlist/signups')
+        .set('Idempotency-Key', 'signup-1')
+        .send({ email: 'Replay@Example.com' })
+        .expect(201);
+      expect(again.headers['idempotent-replayed']).toBeUndefined();
+      expect(again.body.data.signup_id).not.toBe(signup.body.data.signup_id);
+      expect(again.headers['x-request-id']).not.toBe(signup.headers['x-request-id']);
     });
 
     it("answers CONTACT_NOT_FOUND for another project's contact and erases nothing", async () => {

@@ -1,13 +1,15 @@
 import type { EntityManager } from 'typeorm';
 
 /**
- * Erasure touches the tables of several modules in one transaction (the person must disappear
- * everywhere or nowhere), so it speaks SQL to them directly here rather than through each
- * module's service; every statement is scoped by project and keyed by the person's email or user
- * id. A new table that stores an email or a user id adds its statement here (README: Erasure).
+ * The contacts module's own part of an erasure, and the statements it still runs for the feature
+ * modules whose tables hold a person (waitlist, feedback, changelog, bell), scoped by project and
+ * keyed by the person's email or user id, all in the erasure's one transaction. Modules that own
+ * such a table contribute their statement through the erasure registry instead
+ * (infra/erasure/erasure-registry.ts): mail, idempotent answers, event payloads and the webhook
+ * delivery log do, and a new table that stores an email or a user id should too (README: Erasure).
  */
 
-/** What one erasure removed or blanked, per kind. */
+/** What the statements of this file removed or blanked, per kind. */
 export interface ErasureCounts {
   contact: number;
   waitlist_signups: number;
@@ -19,35 +21,21 @@ export interface ErasureCounts {
   notifications: number;
   changelog_readers: number;
   changelog_reactions: number;
-  mail_messages: number;
-  events: number;
 }
 
+// A statement that deletes the person's own records answers their ids (RETURNING id): other
+// modules' stored copies may name the person by them (ErasedRecords.recordIds).
 type Statement = [kind: keyof ErasureCounts, sql: string];
 
 const BY_EMAIL: Statement[] = [
   // Their email tokens go with them (ON DELETE CASCADE); people they referred keep their places.
-  ['waitlist_signups', 'DELETE FROM waitlist_signups WHERE project_id = $1 AND email = $2'],
+  ['waitlist_signups', 'DELETE FROM waitlist_signups WHERE project_id = $1 AND email = $2 RETURNING id'],
   // The text stays (it is about the product); the email and the user id that name the person go.
   [
     'feedback',
     'UPDATE feedback SET email = NULL, user_id = CASE WHEN user_id = $3 THEN NULL ELSE user_id END WHERE project_id = $1 AND email = $2',
   ],
-  ['changelog_subscribers', 'DELETE FROM changelog_subscribers WHERE project_id = $1 AND email = $2'],
-  // Mail history, queued mail included: nothing more is sent to the address.
-  ['mail_messages', 'DELETE FROM mail_messages WHERE project_id = $1 AND recipient = $2'],
-  // Event payloads (and the webhook deliveries built from them) keep their shape with the email nulled.
-  [
-    'events',
-    `UPDATE events SET data = CASE
-        WHEN data->>'email' = $2 THEN jsonb_set(data, '{email}', 'null')
-        ELSE jsonb_set(data, '{invited}', (
-          SELECT jsonb_agg(CASE WHEN item->>'email' = $2 THEN jsonb_set(item, '{email}', 'null') ELSE item END ORDER BY ordinal)
-          FROM jsonb_array_elements(data->'invited') WITH ORDINALITY AS invited(item, ordinal)))
-        END
-     WHERE project_id = $1 AND (data->>'email' = $2 OR (jsonb_typeof(data->'invited') = 'array'
-       AND data->'invited' @> jsonb_build_array(jsonb_build_object('email', $2::text))))`,
-  ],
+  ['changelog_subscribers', 'DELETE FROM changelog_subscribers WHERE project_id = $1 AND email = $2 RETURNING id'],
 ];
 
 const BY_USER_ID: Statement[] = [
@@ -85,8 +73,14 @@ export async function lockContact(em: EntityManager, projectId: string, contactI
   return rows.length > 0 ? { id: rows[0].id, email: rows[0].email, userId: rows[0].user_id } : null;
 }
 
-/** Removes the person from every table of the project; answers the counts per kind. */
-export async function erasePerson(em: EntityManager, projectId: string, person: ErasedPerson): Promise<ErasureCounts> {
+export interface ErasedRecords {
+  counts: ErasureCounts;
+  /** Ids of the person's own records deleted here: the contact, waitlist signups, changelog subscribers. */
+  recordIds: string[];
+}
+
+/** Removes the person from the tables this file names, the contact included; answers the counts per kind. */
+export async function erasePerson(em: EntityManager, projectId: string, person: ErasedPerson): Promise<ErasedRecords> {
   const counts: ErasureCounts = {
     contact: 0,
     waitlist_signups: 0,
@@ -98,27 +92,31 @@ export async function erasePerson(em: EntityManager, projectId: string, person: 
     notifications: 0,
     changelog_readers: 0,
     changelog_reactions: 0,
-    mail_messages: 0,
-    events: 0,
+  };
+  const recordIds: string[] = [];
+  const run = async (kind: keyof ErasureCounts, sql: string, params: unknown[]) => {
+    const outcome = await affected(em, sql, params);
+    counts[kind] += outcome.count;
+    recordIds.push(...outcome.ids);
   };
   if (person.email !== null) {
     for (const [kind, sql] of BY_EMAIL) {
-      const params = kind === 'feedback' ? [projectId, person.email, person.userId] : [projectId, person.email];
-      counts[kind] += await affected(em, sql, params);
+      await run(kind, sql, kind === 'feedback' ? [projectId, person.email, person.userId] : [projectId, person.email]);
     }
   }
   if (person.userId !== null) {
-    for (const [kind, sql] of BY_USER_ID) counts[kind] += await affected(em, sql, [projectId, person.userId]);
+    for (const [kind, sql] of BY_USER_ID) await run(kind, sql, [projectId, person.userId]);
   }
-  counts.contact = await affected(em, 'DELETE FROM contacts WHERE project_id = $1 AND id = $2', [projectId, person.id]);
-  return counts;
+  await run('contact', 'DELETE FROM contacts WHERE project_id = $1 AND id = $2 RETURNING id', [projectId, person.id]);
+  return { counts, recordIds };
 }
 
-async function affected(em: EntityManager, sql: string, params: unknown[]): Promise<number> {
+async function affected(em: EntityManager, sql: string, params: unknown[]): Promise<{ count: number; ids: string[] }> {
   const result: unknown = await em.query(sql, params);
   // A statement that counts for itself (a CTE ending in `SELECT … AS n`) answers one row.
   const [first] = result as { n?: unknown }[];
-  if (!Array.isArray(first) && typeof first?.n === 'number') return first.n;
-  // TypeORM answers DELETE and UPDATE with [rows, affected count].
-  return (result as [unknown[], number])[1];
+  if (!Array.isArray(first) && typeof first?.n === 'number') return { count: first.n, ids: [] };
+  // TypeORM answers DELETE and UPDATE with [rows, affected count]; rows hold what RETURNING named.
+  const [rows, count] = result as [{ id?: unknown }[], number];
+  return { count, ids: rows.flatMap((row) => (typeof row.id === 'string' ? [row.id] : [])) };
 }

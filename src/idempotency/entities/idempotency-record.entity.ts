@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { ProjectEntity } from '../../projects/entities/project.entity';
 
 /**
  * One Idempotency-Key per credential with the answer its request produced. A row exists only once
@@ -7,6 +8,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
  */
 @Entity({ name: 'idempotency_records' })
 @Index('ix_idempotency_records_expires_at', ['expiresAt'])
+@Index('ix_idempotency_records_project', ['projectId'])
 export class IdempotencyRecordEntity {
   /** The API key id (or dashboard account id) the key belongs to: keys are scoped per credential. */
   @PrimaryColumn({ type: 'varchar', length: 40 })
@@ -14,6 +16,17 @@ export class IdempotencyRecordEntity {
 
   @PrimaryColumn({ type: 'varchar', length: 80 })
   key: string;
+
+  /**
+   * The project the request acted on, so that erasing a person finds the answers that name them
+   * (indexed: an erasure reads only its project's answers); null for account-wide requests.
+   */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  projectId: string | null;
+
+  @ManyToOne(() => ProjectEntity, { onDelete: 'CASCADE', nullable: true })
+  @JoinColumn({ name: 'project_id', foreignKeyConstraintName: 'fk_idempotency_records_project' })
+  project?: ProjectEntity;
 
   /** SHA-256 of method, route and canonical body: a different body under the same key is a conflict. */
   @Column({ type: 'char', length: 64 })

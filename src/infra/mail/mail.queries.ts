@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { PersonToErase } from '../erasure/person-match';
 import type { MailMessageEntity } from './entities/mail-message.entity';
 
 /**
@@ -28,4 +29,19 @@ export async function insertMail(em: EntityManager, mail: MailMessageEntity): Pr
       mail.createdAt,
     ],
   );
+}
+
+/**
+ * Erasure: deletes the project's mail to the person's address, whatever its state. Sent and
+ * logged mail goes from the history; failed mail takes its body (links, personal data) with it;
+ * pending mail is cancelled, since an erased person is not written to again. A send already in
+ * flight when this commits still reaches the SMTP server; its worker then finds no row to update.
+ */
+export async function deleteMailToPerson(em: EntityManager, person: PersonToErase): Promise<number> {
+  if (person.email === null) return 0;
+  const [, deleted] = (await em.query('DELETE FROM mail_messages WHERE project_id = $1 AND lower(recipient) = $2', [
+    person.projectId,
+    person.email,
+  ])) as [unknown, number];
+  return deleted;
 }

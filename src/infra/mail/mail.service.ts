@@ -3,13 +3,14 @@ import { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { newId } from '../../common/ids/ids';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { ErasureRegistry } from '../erasure/erasure-registry';
 import { DueRows, defineDueRows } from '../queue/due-rows';
 import { pendingColumns } from '../queue/due-rows.queries';
 import type { DueRowJob } from '../queue/job-catalog';
 import { OnJob } from '../queue/on-job.decorator';
 import { MailMessageEntity } from './entities/mail-message.entity';
 import { MailTransport, createMailTransport } from './mail-transport';
-import { insertMail } from './mail.queries';
+import { deleteMailToPerson, insertMail } from './mail.queries';
 
 export interface MailDraft {
   projectId: string | null;
@@ -74,12 +75,14 @@ export class MailService implements OnModuleInit, OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly dueRows: DueRows,
+    private readonly erasure: ErasureRegistry,
   ) {
     this.transport = createMailTransport(config);
   }
 
   onModuleInit(): void {
     this.dueRows.registerSweep(MAIL_OUTBOX);
+    this.erasure.contribute('mail_messages', deleteMailToPerson);
   }
 
   onModuleDestroy(): void {

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { type PersonToErase, textPatternsOf } from '../../infra/erasure/person-match';
 import type { WebhookEndpointEntity } from '../entities/webhook-endpoint.entity';
 
 /** Failed attempts in a row that switch an endpoint off (spec: Limits → Webhooks). */
@@ -118,4 +119,24 @@ export async function requeueFailedSince(
     [now, projectId, endpointId, since],
   )) as [{ id: string; next_attempt_at: Date }[], number];
   return rows.map((row) => ({ id: row.id, nextAttemptAt: new Date(row.next_attempt_at) }));
+}
+
+/**
+ * Erasure: clears the stored answer excerpt of the project's deliveries that quote the person (a
+ * receiver echoing the payload, or naming them in an error): their email, whatever its case, or a
+ * user id, as a whole token of the text (textPatternsOf). The rest of the log row stays. The
+ * payload itself is never stored on the row: it is rebuilt from the event at every attempt and
+ * listing, and the events module's erasure blanks the event.
+ */
+export async function clearResponsesNamingPerson(em: EntityManager, person: PersonToErase): Promise<number> {
+  const patterns = textPatternsOf(person);
+  if (patterns.caseInsensitive.length + patterns.caseSensitive.length === 0) return 0;
+  const [, cleared] = (await em.query(
+    `UPDATE webhook_deliveries SET response_excerpt = NULL
+      WHERE project_id = $1 AND response_excerpt IS NOT NULL
+        AND (EXISTS (SELECT 1 FROM unnest($2::text[]) AS p(pattern) WHERE response_excerpt ~* p.pattern)
+          OR EXISTS (SELECT 1 FROM unnest($3::text[]) AS p(pattern) WHERE response_excerpt ~ p.pattern))`,
+    [person.projectId, patterns.caseInsensitive, patterns.caseSensitive],
+  )) as [unknown, number];
+  return cleared;
 }

@@ -1,9 +1,11 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Cron } from '@nestjs/schedule';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Database } from '../../infra/database/database';
+import { ErasureRegistry } from '../../infra/erasure/erasure-registry';
+import { clearResponsesNamingPerson } from './deliveries.queries';
 
 /** Spec: Limits → Webhooks — the delivery log is kept 30 days. */
 export const DELIVERY_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -19,14 +21,20 @@ const ENDPOINT_PAGE = 500;
  * are not touched here. A crash mid-way leaves only work for the next run.
  */
 @Injectable()
-export class DeliveryRetention {
+export class DeliveryRetention implements OnModuleInit {
   private readonly logger = new Logger(DeliveryRetention.name);
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly erasure: ErasureRegistry,
   ) {}
+
+  /** A receiver's answer may quote the person: erasing them clears that excerpt from the log. */
+  onModuleInit(): void {
+    this.erasure.contribute('webhook_responses', clearResponsesNamingPerson);
+  }
 
   @Cron('30 3 * * *', { name: 'webhook-delivery-retention', timeZone: 'UTC' })
   async runDaily(): Promise<void> {

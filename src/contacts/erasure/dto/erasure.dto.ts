@@ -34,12 +34,30 @@ export class ErasureRemovedDto {
   @ApiProperty(count('Changelog reactions of the user id, deleted (and taken off the counts).'))
   changelog_reactions: number;
 
-  @ApiProperty(count('Emails sent or queued to the address, deleted (nothing more is sent).'))
+  @ApiProperty(
+    count('Emails to the address, deleted whatever their state: sent, failed (with their bodies) and queued (nothing more is sent).'),
+  )
   mail_messages: number;
 
-  @ApiProperty(count('Event payloads whose email was nulled (webhook deliveries are built from them).'))
+  @ApiProperty(
+    count('Event payloads whose email or user id values were nulled; webhook deliveries, retries and recoveries are built from them.'),
+  )
   events: number;
+
+  @ApiProperty(
+    count(
+      'Stored Idempotency-Key answers that named the person (the email, the user id, or the id of a record of theirs erased here), deleted: a retry with such a key runs afresh.',
+    ),
+  )
+  idempotent_answers: number;
+
+  @ApiProperty(count('Webhook delivery log entries whose stored receiver answer quoted the person, with that excerpt cleared.'))
+  webhook_responses: number;
 }
+
+/** The kinds other modules count through the erasure registry (the rest come from erasure.queries.ts). */
+export const CONTRIBUTED_ERASURE_KINDS = ['mail_messages', 'events', 'idempotent_answers', 'webhook_responses'] as const;
+export type ContributedErasureKind = (typeof CONTRIBUTED_ERASURE_KINDS)[number];
 
 export class ErasureDto {
   @ApiProperty({ example: 'ct_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' })

@@ -1,0 +1,34 @@
+import type { EntityManager } from 'typeorm';
+import { type PersonToErase, isPersonOrRecordValue, jsonTextHasValue, jsonTokensOf } from '../infra/erasure/person-match';
+
+/**
+ * Erasure: deletes the project's stored answers that name the person: a string value of the
+ * answer's JSON body equal to their email, a user id, or the id of a record of theirs the erasure
+ * deleted (a signup's answer holds its id, not the email). Expired answers not yet purged go too.
+ * A retry with such a key then runs afresh, as after the 24-hour retention.
+ *
+ * A text search for those values as JSON string tokens picks the candidates, so only those are
+ * parsed; the parsed check keeps answers that hold a token as something else (an object key). The
+ * cost is one pass over the project's answers of the last 24 hours (retention bounds them;
+ * ix_idempotency_records_project finds them).
+ */
+export async function deleteAnswersNamingPerson(em: EntityManager, person: PersonToErase): Promise<number> {
+  const tokens = jsonTokensOf(person, true);
+  if (tokens.lowerCased.length + tokens.exact.length === 0) return 0;
+  const candidates: { scope: string; key: string; response_body: string }[] = await em.query(
+    `SELECT scope, key, response_body FROM idempotency_records
+      WHERE project_id = $1
+        AND (EXISTS (SELECT 1 FROM unnest($2::text[]) AS t(token) WHERE strpos(lower(response_body), t.token) > 0)
+          OR EXISTS (SELECT 1 FROM unnest($3::text[]) AS t(token) WHERE strpos(response_body, t.token) > 0))
+      FOR UPDATE`,
+    [person.projectId, tokens.lowerCased, tokens.exact],
+  );
+  const naming = candidates.filter((row) => jsonTextHasValue(row.response_body, (value) => isPersonOrRecordValue(value, person)));
+  if (naming.length === 0) return 0;
+  const [, deleted] = (await em.query(
+    `DELETE FROM idempotency_records r USING jsonb_to_recordset($2::jsonb) AS gone(scope text, key text)
+      WHERE r.project_id = $1 AND r.scope = gone.scope AND r.key = gone.key`,
+    [person.projectId, JSON.stringify(naming.map(({ scope, key }) => ({ scope, key })))],
+  )) as [unknown, number];
+  return deleted;
+}
