@@ -1,5 +1,5 @@
 import Parser from 'rss-parser';
-import { seedEntry } from '../support/changelog-seed';
+import { seedEntry, seedLabel } from '../support/changelog-seed';
 import { UNSAFE_MARKDOWN, unsafeMarkup } from '../support/html-safety';
 import { TestApp } from '../support/test-app';
 
@@ -139,6 +139,35 @@ describe('changelog feeds', () => {
       const res = await t.api.get(`/public/changelog/${project.slug}/${file}`).expect(200);
       if (file === 'feed.json') expect((JSON.parse(res.text) as JsonFeed).items).toEqual([]);
       else expect((await parser.parseString(res.text)).items).toEqual([]);
+    });
+
+    it('writes titles and label names as text that reads back exactly: markup, &, quotes and CDATA ends', async () => {
+      const { project } = await t.seedProject({ name: 'Tom & "Jerry" <Co>' });
+      await seedLabel(t, project.id, { slug: 'r-and-d', name: 'R&D <lab> "x"' });
+      const title = `<b>Bold</b> & "double" 'single' ]]> then ]]><injected/> &amp; <![CDATA[x]]>`;
+      await seedEntry(t, project.id, { title, labels: ['r-and-d'] });
+      const withCategories = new Parser<object, { labels: { $: { label: string; term: string } }[] }>({
+        customFields: { item: [['category', 'labels', { keepArray: true }]] },
+      });
+
+      const atomText = (await t.api.get(`/public/changelog/${project.slug}/atom.xml`).expect(200)).text;
+      expect(atomText).toContain('<title type="text">&lt;b&gt;Bold&lt;/b&gt; &amp; &quot;double&quot;');
+      expect(atomText).not.toContain('type="html"><![CDATA[<b>');
+      const atom = await withCategories.parseString(atomText);
+      expect(atom.title).toBe('Tom & "Jerry" <Co> changelog');
+      expect(atom.items.map((item) => item.title)).toEqual([title]);
+      expect(atom.items[0].labels.map((category) => category.$)).toEqual([
+        { label: 'feature', term: 'feature' },
+        { label: 'R&D <lab> "x"', term: 'r-and-d' },
+      ]);
+
+      const rss = await parser.parseString((await t.api.get(`/public/changelog/${project.slug}/rss.xml`).expect(200)).text);
+      expect(rss.title).toBe('Tom & "Jerry" <Co> changelog');
+      expect(rss.items.map((item) => item.title)).toEqual([title]);
+      expect(rss.items[0].categories).toEqual(['feature', 'R&D <lab> "x"']);
+
+      const json = JSON.parse((await t.api.get(`/public/changelog/${project.slug}/feed.json`).expect(200)).text) as JsonFeed;
+      expect(json.items.map((item) => item.title)).toEqual([title]);
     });
 
     it('never carries script, event handlers or javascript:/data: links from bodies stored unchecked', async () => {

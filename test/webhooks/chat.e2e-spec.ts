@@ -45,7 +45,7 @@ describe('chat endpoints', () => {
     expect(slack.requests[0].json.text).toBe('Published: Export to PDF');
     expect(blocks.map((block) => block.type)).toEqual(['section', 'image', 'context', 'actions']);
     expect(blocks[0].text!.text).toBe(`*<${publicUrl}|Export to PDF>*\nYou can now export reports.`);
-    expect(blocks[2]).toEqual({ type: 'context', elements: [{ type: 'mrkdwn', text: 'feature · 1.4.0' }] });
+    expect(blocks[2]).toEqual({ type: 'context', elements: [{ type: 'mrkdwn', text: 'feature · 1.4.0', verbatim: true }] });
     expect(blocks[3].elements!.map((button) => button.url)).toEqual(['https://app.example.com/export', publicUrl]);
 
     const [embed] = discord.requests[0].json.embeds as Record<string, unknown>[];
@@ -55,6 +55,31 @@ describe('chat endpoints', () => {
       data: { title: 'Export to PDF', audience: 'public' },
     });
     expect(slack.requests[0].headers['service-signature']).toMatch(/^t=\d+,v1=/);
+    expect(discord.requests[0].json.allowed_mentions).toEqual({ parse: [] });
+  });
+
+  it('gives a visitor no mention and no link: feedback reaches chat as text, and the Discord body allows no mention', async () => {
+    const { project, publishableKey } = await t.seedProject({ plan: 'builder' });
+    await insertEndpoint(t, project.id, { url: slack.url, format: 'chat_a', events: ['feedback.created'] });
+    await insertEndpoint(t, project.id, { url: discord.url, format: 'chat_b', events: ['feedback.created'] });
+    const text = 'Refund now <!channel> <@U024BE7LH> at <https://evil.test/r|billing> or [billing](https://evil.test/r) @everyone';
+    const res = await t.api.as(publishableKey).post('/v1/feedback').send({ feedback_text: text }).expect(201);
+    const classification = res.body.data.classification as string;
+    await Promise.all([slack.waitFor(1), discord.waitFor(1)]);
+
+    const slackLine =
+      `New ${classification} feedback: Refund now &lt;!channel&gt; &lt;@U024BE7LH&gt; at ` +
+      '&lt;https://evil.test/r|billing&gt; or [billing](https://evil.test/r) @everyone';
+    expect(slack.requests[0].json).toEqual({
+      text: slackLine,
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: slackLine, verbatim: true } }],
+    });
+    expect(discord.requests[0].json).toEqual({
+      content:
+        `New ${classification.replace(/_/g, '\\_')} feedback: Refund now \\<!channel\\> \\<@U024BE7LH\\> at ` +
+        '\\<https\\://evil.test/r\\|billing\\> or \\[billing\\](https\\://evil.test/r) \\@everyone',
+      allowed_mentions: { parse: [] },
+    });
   });
 
   it('skips chat endpoints for an entry with notify_chat false; JSON endpoints still get it', async () => {

@@ -101,13 +101,15 @@ describe('webhook delivery routes: log, retry, recover, test; retention', () => 
     const { endpoint, secretKey } = await setup('chat_a');
     await t.api.as(secretKey).post('/v1/waitlist/signups').send({ email: 'chat@example.com' }).expect(201);
     await receiver.waitFor(1);
-    expect(receiver.requests[0].json).toEqual({ text: 'New waitlist signup: chat@example.com (position 1)' });
+    const line = 'New waitlist signup: chat@example.com (position 1)';
+    const message = { text: line, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: line, verbatim: true } }] };
+    expect(receiver.requests[0].json).toEqual(message);
     const res = await eventually(async () => {
       const r = await t.api.as(secretKey).get(`/v1/webhooks/${endpoint.id}/deliveries`).expect(200);
       expect(r.body.data[0].status).toBe('delivered');
       return r;
     });
-    expect(res.body.data[0].payload).toEqual({ text: 'New waitlist signup: chat@example.com (position 1)' });
+    expect(res.body.data[0].payload).toEqual(message);
   });
 
   it('retry redelivers now with the same event id and answers the delivery after the attempt', async () => {

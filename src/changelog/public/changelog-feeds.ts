@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Feed } from 'feed';
 import { renderMarkdown } from '../../common/markdown/markdown-render';
 import type { PublicChangelog } from './public-changelog.queries';
@@ -20,25 +21,34 @@ export interface FeedLinks {
   entry: (entryId: string) => string;
 }
 
+/** The feed's text in one format. */
+export function renderFeed(changelog: PublicChangelog, links: FeedLinks, format: FeedFormat): string {
+  if (format === 'json') return buildFeed(changelog, links, (value) => value).json1();
+  const texts = new XmlTexts();
+  const feed = buildFeed(changelog, links, (value) => texts.hold(value));
+  return texts.write(format === 'rss' ? feed.rss2() : feed.atom1());
+}
+
 /**
  * A feed of the public set, in the order of the JSON (the caller passes the same query's rows).
  * Item id and link are the entry's public_url; content is the sanitized HTML of the body; the
  * categories are the entry's category, then its label names. `updated` is the newest publication
  * (or the project's creation when nothing is public): never "now", so the same entries always give
- * the same bytes and the same ETag.
+ * the same bytes and the same ETag. `text` places each owner-written text (project name, entry
+ * title, label name) in the feed.
  */
-export function buildFeed(changelog: PublicChangelog, links: FeedLinks): Feed {
+function buildFeed(changelog: PublicChangelog, links: FeedLinks, text: (value: string) => string): Feed {
   const { project, entries } = changelog;
   const newest = entries.reduce<Date | null>((latest, entry) => (latest && latest > entry.publishedAt ? latest : entry.publishedAt), null);
   const feed = new Feed({
     id: links.page,
     link: links.page,
-    title: `${project.name} changelog`,
-    description: `What is new in ${project.name}.`,
+    title: text(`${project.name} changelog`),
+    description: text(`What is new in ${project.name}.`),
     updated: newest ?? project.createdAt,
     generator: 'Launch Service',
     language: 'en',
-    copyright: `© ${project.name}`,
+    copyright: text(`© ${project.name}`),
     feedLinks: {
       rss: `${links.folder}/${FEED_FORMATS.rss.file}`,
       atom: `${links.folder}/${FEED_FORMATS.atom.file}`,
@@ -50,19 +60,51 @@ export function buildFeed(changelog: PublicChangelog, links: FeedLinks): Feed {
     feed.addItem({
       id: url,
       link: url,
-      title: entry.title,
+      title: text(entry.title),
       date: entry.publishedAt,
       published: entry.publishedAt,
       content: renderMarkdown(entry.bodyMarkdown).html,
-      category: [{ name: entry.category }, ...entry.labels.map((label) => ({ name: label.name, term: label.slug }))],
+      // Atom requires a term on every category; RSS writes the name.
+      category: [
+        { name: entry.category, term: entry.category },
+        ...entry.labels.map((label) => ({ name: text(label.name), term: label.slug })),
+      ],
     });
   }
   return feed;
 }
 
-/** The feed's text in one format. */
-export function writeFeed(feed: Feed, format: FeedFormat): string {
-  if (format === 'rss') return feed.rss2();
-  if (format === 'atom') return feed.atom1();
-  return feed.json1();
+const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+// Characters XML 1.0 cannot carry at all, not even as a character reference.
+const NOT_XML_CHAR = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+
+/** Text for XML character data or a double-quoted attribute. */
+export function xmlText(value: string): string {
+  return value.replace(NOT_XML_CHAR, '').replace(/[&<>"]/g, (char) => XML_ENTITIES[char]);
+}
+
+/**
+ * The feed package writes XML with xml-js, which leaves `&` and `<` raw in attributes, ends a CDATA
+ * section early at a second `]]>`, and writes entry titles as Atom `type="html"`: an owner's title
+ * or label name could break the feed, add elements to it, or show as markup in readers. So owner
+ * text goes into the feed as a placeholder (letters and digits, which xml-js writes unchanged
+ * anywhere), and each is replaced in the finished XML by its escaped text; an Atom entry title
+ * becomes `type="text"`. The placeholders carry a random prefix, so no body can contain one.
+ */
+class XmlTexts {
+  private readonly prefix = `text${randomBytes(9).toString('hex')}n`;
+  private readonly values: string[] = [];
+
+  hold(value: string): string {
+    this.values.push(value);
+    return `${this.prefix}${this.values.length - 1}x`;
+  }
+
+  write(xml: string): string {
+    const placeholder = new RegExp(`(<title type="html">)?(?:<!\\[CDATA\\[${this.prefix}(\\d+)x\\]\\]>|${this.prefix}(\\d+)x)`, 'g');
+    return xml.replace(placeholder, (_match, htmlTitle: string | undefined, inCdata: string | undefined, bare: string | undefined) => {
+      const escaped = xmlText(this.values[Number(inCdata ?? bare)]);
+      return htmlTitle ? `<title type="text">${escaped}` : escaped;
+    });
+  }
 }

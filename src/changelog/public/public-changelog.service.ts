@@ -7,7 +7,7 @@ import { Database } from '../../infra/database/database';
 import { isValidSlug } from '../../projects/slugs';
 import { ProjectSlugsService } from '../../projects/slug-history/project-slugs.service';
 import { cacheableReply } from './cacheable-reply';
-import { FEED_FORMATS, type FeedFormat, buildFeed, writeFeed } from './changelog-feeds';
+import { FEED_FORMATS, type FeedFormat, renderFeed } from './changelog-feeds';
 import { toPublicChangelogEntryDto } from './dto/public-changelog-entry.dto';
 import { PUBLIC_DEFAULT_LIMIT, type PublicChangelogQueryDto } from './dto/public-changelog-query.dto';
 import { type PublicChangelog, type PublicSetFilter, readPublicChangelog } from './public-changelog.queries';
@@ -44,8 +44,8 @@ export class PublicChangelogService {
 
   async getFeed(slug: string, format: FeedFormat): Promise<RawReply> {
     const changelog = await this.read(slug, { limit: PUBLIC_DEFAULT_LIMIT });
-    const feed = buildFeed(changelog, publicLinks(this.config, changelog.project.slug));
-    return cacheableReply(writeFeed(feed, format), FEED_FORMATS[format].contentType, { cors: true });
+    const feed = renderFeed(changelog, publicLinks(this.config, changelog.project.slug), format);
+    return cacheableReply(feed, FEED_FORMATS[format].contentType, { cors: true });
   }
 
   private async read(slug: string, filter: Omit<PublicSetFilter, 'now'>): Promise<PublicChangelog> {

@@ -1,4 +1,15 @@
 import { markdownExcerpt } from '../../common/markdown/markdown-render';
+import {
+  CHAT_LIMITS,
+  SLACK_MARKUP,
+  absoluteHttpsUrl,
+  cutPlainText,
+  discordMarkdown,
+  slackMrkdwn,
+  slackPlainText,
+  writeChatText,
+} from './chat-markup';
+import { type ChatText, chatLink, chatText, chatValue, joinChatText } from './chat-text';
 
 /** The fields of `changelog.entry.published` a chat message shows (spec: Events → Event types). */
 export interface PublishedEntry {
@@ -14,17 +25,6 @@ export interface PublishedEntry {
 }
 
 const EXCERPT_LENGTH = 280;
-
-/** An absolute https:// link, or null: relative or other-scheme links never reach a chat message. */
-export function absoluteHttpsUrl(value: unknown): string | null {
-  if (typeof value !== 'string' || value.length === 0) return null;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' && url.hostname.length > 0 ? url.href : null;
-  } catch {
-    return null;
-  }
-}
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim().length > 0 ? value.trim() : null);
 
@@ -45,49 +45,59 @@ export function publishedEntry(data: Record<string, unknown>): PublishedEntry {
   };
 }
 
-// Slack's mrkdwn treats &, < and > as control characters; everything else is literal enough.
-const slackEscape = (value: string): string => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-/** A Slack-style `blocks` message (chat_a), with `text` as the notification fallback. */
-export function slackEntryMessage(entry: PublishedEntry, fallback: string): Record<string, unknown> {
-  const title = entry.entryUrl ? `*<${entry.entryUrl}|${slackEscape(entry.title)}>*` : `*${slackEscape(entry.title)}*`;
+/**
+ * A Slack-style `blocks` message (chat_a), with `text` as the notification fallback. Every text
+ * goes through slackMrkdwn or slackPlainText; the entry's page and the button are the only links.
+ */
+export function slackEntryMessage(entry: PublishedEntry, fallback: ChatText): Record<string, unknown> {
+  const title = entry.entryUrl ? chatText`*${chatLink(entry.entryUrl, entry.title)}*` : chatText`*${entry.title}*`;
   const blocks: Record<string, unknown>[] = [
-    { type: 'section', text: { type: 'mrkdwn', text: entry.excerpt ? `${title}\n${slackEscape(entry.excerpt)}` : title } },
+    { type: 'section', text: slackMrkdwn(entry.excerpt ? chatText`${title}\n${entry.excerpt}` : title) },
   ];
-  if (entry.coverImageUrl) blocks.push({ type: 'image', image_url: entry.coverImageUrl, alt_text: entry.title });
+  if (entry.coverImageUrl) {
+    blocks.push({ type: 'image', image_url: entry.coverImageUrl, alt_text: cutPlainText(entry.title, CHAT_LIMITS.slackAltText) });
+  }
   const context = details(entry);
-  if (context.length > 0) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: slackEscape(context.join(' · ')) }] });
+  if (context.length > 0) blocks.push({ type: 'context', elements: [slackMrkdwn(joinChatText(context, ' · '))] });
   const buttons: Record<string, unknown>[] = [];
-  if (entry.cta)
-    buttons.push({ type: 'button', text: { type: 'plain_text', text: entry.cta.label }, url: entry.cta.url, style: 'primary' });
-  if (entry.entryUrl) buttons.push({ type: 'button', text: { type: 'plain_text', text: 'Read the entry' }, url: entry.entryUrl });
+  if (entry.cta) {
+    const label = slackPlainText(entry.cta.label, CHAT_LIMITS.slackButton);
+    buttons.push({ type: 'button', text: label, url: entry.cta.url, style: 'primary' });
+  }
+  if (entry.entryUrl) {
+    buttons.push({ type: 'button', text: slackPlainText('Read the entry', CHAT_LIMITS.slackButton), url: entry.entryUrl });
+  }
   if (buttons.length > 0) blocks.push({ type: 'actions', elements: buttons });
-  return { text: fallback, blocks };
+  return { text: writeChatText(SLACK_MARKUP, fallback, CHAT_LIMITS.slackText), blocks };
 }
 
-/** A Discord-style embed (chat_b), with `content` as the line above it. */
-export function discordEntryMessage(entry: PublishedEntry, fallback: string): Record<string, unknown> {
-  const lines = [entry.excerpt];
-  if (entry.entryUrl) lines.push(`[Read the entry](${entry.entryUrl})`);
-  const embed: Record<string, unknown> = {
-    title: entry.title.slice(0, 256),
-    description: lines.filter(Boolean).join('\n\n').slice(0, 4096),
-  };
+/** A Discord-style embed (chat_b), with `content` as the line above it; every text is discordMarkdown. */
+export function discordEntryMessage(entry: PublishedEntry, fallback: ChatText): Record<string, unknown> {
+  const readLink = entry.entryUrl ? chatLink(entry.entryUrl, 'Read the entry') : null;
+  const description = [entry.excerpt ? chatValue(entry.excerpt) : null, readLink].filter((part): part is ChatText => part !== null);
+  const embed: Record<string, unknown> = { title: discordMarkdown(chatValue(entry.title), CHAT_LIMITS.discordTitle) };
+  if (description.length > 0) embed.description = discordMarkdown(joinChatText(description, '\n\n'), CHAT_LIMITS.discordDescription);
   if (entry.entryUrl) embed.url = entry.entryUrl;
   if (entry.coverImageUrl) embed.image = { url: entry.coverImageUrl };
   const fields: { name: string; value: string; inline: boolean }[] = [];
-  if (entry.category) fields.push({ name: 'Category', value: entry.category, inline: true });
-  if (entry.version) fields.push({ name: 'Version', value: entry.version, inline: true });
-  if (entry.labels.length > 0) fields.push({ name: 'Labels', value: entry.labels.join(', '), inline: true });
-  if (entry.cta) fields.push({ name: entry.cta.label.slice(0, 256), value: `[${entry.cta.label}](${entry.cta.url})`, inline: false });
+  const field = (name: ChatText, value: ChatText, inline: boolean) =>
+    fields.push({
+      name: discordMarkdown(name, CHAT_LIMITS.discordFieldName),
+      value: discordMarkdown(value, CHAT_LIMITS.discordFieldValue),
+      inline,
+    });
+  if (entry.category) field(chatText`Category`, chatValue(entry.category), true);
+  if (entry.version) field(chatText`Version`, chatValue(entry.version), true);
+  if (entry.labels.length > 0) field(chatText`Labels`, chatValue(entry.labels.join(', ')), true);
+  if (entry.cta) field(chatValue(entry.cta.label), chatLink(entry.cta.url, entry.cta.label), false);
   if (fields.length > 0) embed.fields = fields;
-  return { content: fallback, embeds: [embed] };
+  return { content: discordMarkdown(fallback, CHAT_LIMITS.discordContent), embeds: [embed] };
 }
 
-function details(entry: PublishedEntry): string[] {
-  const parts: string[] = [];
-  if (entry.category) parts.push(entry.category);
-  if (entry.version) parts.push(entry.version);
-  if (entry.labels.length > 0) parts.push(entry.labels.join(', '));
+function details(entry: PublishedEntry): ChatText[] {
+  const parts: ChatText[] = [];
+  if (entry.category) parts.push(chatValue(entry.category));
+  if (entry.version) parts.push(chatValue(entry.version));
+  if (entry.labels.length > 0) parts.push(chatValue(entry.labels.join(', ')));
   return parts;
 }
