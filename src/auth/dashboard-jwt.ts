@@ -12,6 +12,8 @@ import type { DashboardUser } from './caller';
 import { SigningKeys } from './signing-keys';
 
 const MAX_SUBJECT_LENGTH = 255;
+/** How far ahead of our clock the identity provider's clock may run (iat and nbf). */
+const CLOCK_SKEW_SECONDS = 60;
 // Control characters (NUL above all) cannot be stored or compared safely.
 const CONTROL_CHARACTERS = /\p{Cc}/u;
 
@@ -48,6 +50,8 @@ function strategyOptions(config: AppConfig, clock: Clock): StrategyOptionsWithou
     jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
     secretOrKeyProvider: config.jwt ? keyFromSet(new SigningKeys(config.jwt.jwksUrl, clock)) : notConfigured,
     algorithms: ['RS256'],
+    // nbf is judged in validate(), with iat, on the injected clock and the same skew.
+    jsonWebTokenOptions: { ignoreNotBefore: true },
     issuer: config.jwt?.issuer ?? undefined,
     // CONTRACT.md: when JWT_AUDIENCE is set, dashboard JWTs must carry it.
     audience: config.jwt?.audience ?? undefined,
@@ -61,7 +65,10 @@ function strategyOptions(config: AppConfig, clock: Clock): StrategyOptionsWithou
  */
 @Injectable()
 export class DashboardJwtStrategy extends PassportStrategy(Strategy) {
-  constructor(@Inject(APP_CONFIG) config: AppConfig, clock: Clock) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly clock: Clock,
+  ) {
     super(strategyOptions(config, clock));
     strategies += 1;
     this.name = `dashboard-jwt-${strategies}`;
@@ -70,12 +77,15 @@ export class DashboardJwtStrategy extends PassportStrategy(Strategy) {
 
   /**
    * The claims we use, checked after the signature: an expiry (a token without one would never
-   * expire), a subject we can store, and no control characters anywhere we read; an email that is
-   * not a storable address (after the same normalisation request emails get) is left out.
+   * expire), times that have come (see timeClaimProblem), a subject we can store, and no control
+   * characters anywhere we read; an email that is not a storable address (after the same
+   * normalisation request emails get) is left out.
    */
-  validate(payload: { sub?: unknown; email?: unknown; exp?: unknown }): DashboardUser {
+  validate(payload: DashboardClaims): DashboardUser {
     const { sub, email, exp } = payload;
     if (typeof exp !== 'number' || !Number.isFinite(exp)) throw refusal('The sign-in token has no expiry (exp).');
+    const timeProblem = timeClaimProblem(payload, this.clock.now().getTime() / 1000);
+    if (timeProblem) throw refusal(timeProblem);
     if (typeof sub !== 'string' || sub.length === 0 || sub.length > MAX_SUBJECT_LENGTH || CONTROL_CHARACTERS.test(sub)) {
       throw refusal('The sign-in token has no usable subject (1 to 255 printable characters).');
     }
@@ -86,6 +96,30 @@ export class DashboardJwtStrategy extends PassportStrategy(Strategy) {
   }
 }
 
+interface DashboardClaims {
+  sub?: unknown;
+  email?: unknown;
+  exp?: unknown;
+  iat?: unknown;
+  nbf?: unknown;
+}
+
+/**
+ * A token issued (iat) or valid from (nbf) more than a minute ahead of our clock is refused: beyond
+ * ordinary clock skew it comes from a broken issuer clock or was minted ahead of time to be used
+ * later, and nothing it says about time can be trusted (jsonwebtoken itself never looks at a
+ * future iat). Both claims are optional; when present they must be numbers.
+ */
+export function timeClaimProblem(claims: Pick<DashboardClaims, 'iat' | 'nbf'>, nowSeconds: number): string | null {
+  const latest = nowSeconds + CLOCK_SKEW_SECONDS;
+  const { iat, nbf } = claims;
+  if (iat !== undefined && (typeof iat !== 'number' || !Number.isFinite(iat))) return 'The sign-in token has a malformed issue time (iat).';
+  if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf))) return 'The sign-in token has a malformed start time (nbf).';
+  if (typeof iat === 'number' && iat > latest) return 'The sign-in token was issued more than a minute in the future (iat).';
+  if (typeof nbf === 'number' && nbf > latest) return 'The sign-in token is not valid yet.';
+  return null;
+}
+
 /** Our words for passport-jwt's and jwks-rsa's refusals: library messages are never echoed. */
 function refusalOf(info: unknown, logger: Logger): ApiError {
   if (info instanceof ApiError) return info;
@@ -93,7 +127,6 @@ function refusalOf(info: unknown, logger: Logger): ApiError {
   const message = info instanceof Error ? info.message : '';
   let reason = 'The sign-in token could not be verified.';
   if (name === 'TokenExpiredError') reason = 'The sign-in token has expired.';
-  else if (name === 'NotBeforeError') reason = 'The sign-in token is not valid yet.';
   else if (name === 'SigningKeyNotFoundError')
     reason = "The sign-in token was signed with a key the identity provider's key set does not have.";
   else if (/audience/.test(message)) reason = 'The sign-in token is meant for another audience.';

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import Stripe from 'stripe';
+import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
 import { APP_CONFIG, type AppConfig, type BillingConfig } from '../config/app-config';
 import type { ProviderEvent, PurchasablePlan } from './billing-events';
@@ -18,6 +19,8 @@ export interface CheckoutRequest {
 // click for long; the timeout bounds a hung provider.
 const MAX_NETWORK_RETRIES = 1;
 const TIMEOUT_MS = 10_000;
+/** How far the signature's timestamp may be from our clock, either way (the package's default age). */
+const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 function clientOptions(config: BillingConfig): ConstructorParameters<typeof Stripe>[1] {
   if (!config.apiUrl) return { maxNetworkRetries: MAX_NETWORK_RETRIES, timeout: TIMEOUT_MS };
@@ -41,7 +44,10 @@ export class BillingProvider {
   private readonly logger = new Logger(BillingProvider.name);
   private readonly stripe: Stripe | null;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {
     const billing = config.billing;
     this.stripe = billing ? new Stripe(billing.secretKey, clientOptions(billing)) : null;
   }
@@ -75,21 +81,36 @@ export class BillingProvider {
     return { url: session.url };
   }
 
-  /** Verifies the signature over the exact bytes received; VALIDATION_ERROR when it does not match. */
+  /**
+   * Verifies the signature over the exact bytes received, and that it was made within 5 minutes of
+   * our clock either way; VALIDATION_ERROR otherwise. The package bounds only the age: a signature
+   * dated ahead (captured from a provider with a wrong clock, or made for later) would otherwise
+   * stay replayable until its date had passed plus the tolerance.
+   */
   verifyEvent(rawBody: Buffer | undefined, signature: string | undefined): ProviderEvent {
     const webhookSecret = this.config.billing?.webhookSecret;
     if (!this.stripe || !webhookSecret) throw notConfigured();
     if (!signature) {
       throw new ApiError('VALIDATION_ERROR', 'The Stripe-Signature header is missing.', { param: 'Stripe-Signature' });
     }
+    const nowMs = this.clock.now().getTime();
+    let event: ProviderEvent;
     try {
-      return this.stripe.webhooks.constructEvent(rawBody ?? Buffer.alloc(0), signature, webhookSecret) as unknown as ProviderEvent;
+      const body = rawBody ?? Buffer.alloc(0);
+      event = this.stripe.webhooks.constructEvent(
+        body,
+        signature,
+        webhookSecret,
+        SIGNATURE_TOLERANCE_SECONDS,
+        undefined,
+        nowMs,
+      ) as unknown as ProviderEvent;
     } catch {
-      throw new ApiError('VALIDATION_ERROR', 'The Stripe-Signature header does not match the body, or its timestamp is too old.', {
-        param: 'Stripe-Signature',
-        remediation: 'Send the body exactly as signed, with a fresh signature made with the endpoint secret (STRIPE_WEBHOOK_SECRET).',
-      });
+      throw badSignature();
     }
+    const signedAt = signatureTimestamp(signature);
+    if (signedAt === null || signedAt > nowMs / 1000 + SIGNATURE_TOLERANCE_SECONDS) throw badSignature();
+    return event;
   }
 
   private require(): { stripe: Stripe; billing: BillingConfig } {
@@ -115,6 +136,30 @@ export class BillingProvider {
       remediation: `Retry in a few moments; the ${what} was not opened.`,
     });
   }
+}
+
+/**
+ * The signed time (`t=`) of a Stripe-Signature header, read as the package reads it (the last `t=`
+ * wins, parsed as an integer), so the time we bound is the time that was signed.
+ */
+export function signatureTimestamp(header: string): number | null {
+  let timestamp: number | null = null;
+  for (const item of header.split(',')) {
+    const [key, value] = item.split('=');
+    if (key === 't') timestamp = Number.parseInt(value, 10);
+  }
+  return timestamp === null || Number.isNaN(timestamp) ? null : timestamp;
+}
+
+function badSignature(): ApiError {
+  return new ApiError(
+    'VALIDATION_ERROR',
+    'The Stripe-Signature header does not match the body, or its timestamp is not within 5 minutes of now.',
+    {
+      param: 'Stripe-Signature',
+      remediation: 'Send the body exactly as signed, with a fresh signature made with the endpoint secret (STRIPE_WEBHOOK_SECRET).',
+    },
+  );
 }
 
 export function notConfigured(): ApiError {

@@ -4,6 +4,7 @@ import { urlencoded } from 'express';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { DraftsController } from './drafts/drafts.controller';
 import { DraftsService } from './drafts/drafts.service';
+import { EngagementCaps } from './engagement/engagement-caps';
 import { EngagementRecorder } from './engagement/engagement-recorder';
 import { EntriesController } from './entries/entries.controller';
 import { EntriesService } from './entries/entries.service';
@@ -68,6 +69,7 @@ const TOPICS_FORM_LIMIT = '16kb';
     HostedChangelogService,
     PageInteractionsService,
     EngagementRecorder,
+    EngagementCaps,
     WidgetService,
     ReactionsService,
     EntryStatsService,

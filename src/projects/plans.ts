@@ -160,6 +160,18 @@ export const PLATFORM_LIMITS = {
   slugHoldDays: 30,
   /** Waitlist invite waves per project per minute (ours; the spec lists 429 without a number). */
   waitlistInviteWavesPerMinute: 20,
+  /**
+   * What one client address (an IPv6 /64) may add to one changelog entry's numbers per UTC hour
+   * (ours): views (widget and hosted page together), anonymous first reads, button clicks (widget
+   * and hosted page together) and reactions of client ids. Past a cap the call answers as usual
+   * and the number stays; signed-in readers and their reactions are not capped.
+   */
+  engagementPerAddressPerEntryPerHour: {
+    views: 60,
+    anonymousReaders: 20,
+    ctaClicks: 20,
+    anonymousReactions: 20,
+  },
 } as const;
 
 export function isPlanName(value: unknown): value is PlanName {

@@ -8,10 +8,11 @@ interface SiteverifyAnswer {
 }
 
 /**
- * The bot check (spec: Authentication 6). With TURNSTILE_SECRET set, every signup needs a token that
- * the verifier (Cloudflare siteverify or a compatible service at TURNSTILE_VERIFY_URL) accepts:
- * a missing or refused token is TURNSTILE_FAILED, a verifier that cannot answer is
- * TURNSTILE_UNAVAILABLE. Without the secret, tokens are not checked.
+ * The bot check (spec: Authentication 6). With TURNSTILE_SECRET set, a token that the verifier
+ * (Cloudflare siteverify or a compatible service at TURNSTILE_VERIFY_URL) accepts: a missing or
+ * refused token is TURNSTILE_FAILED, a verifier that cannot answer is TURNSTILE_UNAVAILABLE.
+ * Without the secret, tokens are not checked. Which signups must bring one is the caller's call
+ * (SignupsService: browsers do, servers do not).
  */
 @Injectable()
 export class TurnstileVerifier {

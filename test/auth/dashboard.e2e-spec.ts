@@ -109,6 +109,25 @@ describe('Dashboard sign-in', () => {
       expect(await t.db.manager.count(AccountEntity, { where: { subject: 'user_no_exp' } })).toBe(0);
     });
 
+    it('refuses a token issued or starting more than a minute ahead of its clock, and allows a minute of skew', async () => {
+      const refused: [Parameters<TestIdentityProvider['token']>[0], string][] = [
+        [{ sub: 'user_future_iat', issuedInSeconds: 120 }, 'The sign-in token was issued more than a minute in the future (iat).'],
+        [{ sub: 'user_future_nbf', notBeforeInSeconds: 120 }, 'The sign-in token is not valid yet.'],
+      ];
+      for (const [options, message] of refused) {
+        const res = await t.api.as(idp.token(options)).post('/v1/auth/provision').send({}).expect(401);
+        expect(res.body.error).toMatchObject({ code: 'INVALID_CLERK_TOKEN', param: 'Authorization', message });
+      }
+      expect(await t.db.manager.count(AccountEntity, { where: [{ subject: 'user_future_iat' }, { subject: 'user_future_nbf' }] })).toBe(0);
+
+      const skewed = await t.api
+        .as(idp.token({ sub: 'user_skewed', issuedInSeconds: 30, notBeforeInSeconds: 30 }))
+        .post('/v1/auth/provision')
+        .send({})
+        .expect(200);
+      expect(skewed.body.data).toMatchObject({ created: true, account: { id: expect.stringMatching(/^acct_/) } });
+    });
+
     it('refuses control characters in sub or email, and subjects that are not strings', async () => {
       const cases: [unknown, unknown, RegExp][] = [
         ['user\u0000nul', undefined, /subject/],

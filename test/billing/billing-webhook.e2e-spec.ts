@@ -63,8 +63,8 @@ describe('POST /v1/billing/webhook', () => {
     await stripe.close();
   });
 
-  function deliver(payload: object, secret?: string) {
-    const { body, signature } = stripe.signedEvent(payload, secret);
+  function deliver(payload: object, secret?: string, signedAt?: number) {
+    const { body, signature } = stripe.signedEvent(payload, secret, signedAt);
     return t.api.post('/v1/billing/webhook').set('Content-Type', 'application/json').set('Stripe-Signature', signature).send(body);
   }
   const planOf = async (projectId: string) => (await t.db.manager.findOneByOrFail(ProjectEntity, { id: projectId })).plan;
@@ -170,5 +170,22 @@ describe('POST /v1/billing/webhook', () => {
     expect(missing.body.error).toMatchObject({ code: 'VALIDATION_ERROR', param: 'Stripe-Signature' });
     expect(await planOf(project.id)).toBe('free');
     expect(await t.db.manager.countBy(BillingEventEntity, { id: (payload as { id: string }).id })).toBe(0);
+  });
+
+  it('refuses a signature made more than 5 minutes ago or ahead with the same answer, and allows skew within that', async () => {
+    const { project } = await t.seedProject();
+    const now = Math.floor(t.clock.now().getTime() / 1000);
+    const message = 'The Stripe-Signature header does not match the body, or its timestamp is not within 5 minutes of now.';
+    for (const signedAt of [now - 301, now + 301, now + 86_400]) {
+      const payload = checkoutCompleted(project.id, 'builder', `cus_T${signedAt}`);
+      const res = await deliver(payload, undefined, signedAt).expect(400);
+      expect(res.body).toMatchObject({ data: null, error: { code: 'VALIDATION_ERROR', param: 'Stripe-Signature', message } });
+      expect(await t.db.manager.countBy(BillingEventEntity, { id: (payload as { id: string }).id })).toBe(0);
+    }
+    expect(await planOf(project.id)).toBe('free');
+
+    const ahead = await deliver(checkoutCompleted(project.id, 'indie', 'cus_T_skew'), undefined, now + 120).expect(200);
+    expect(ahead.body.data).toEqual({ received: true, outcome: 'applied' });
+    expect(await planOf(project.id)).toBe('indie');
   });
 });

@@ -55,10 +55,13 @@ export class FakeStripe {
     return { ...FAKE_STRIPE_SECRETS, STRIPE_API_URL: this.url, ...extra };
   }
 
-  /** A webhook delivery as the provider signs it: the exact body and its Stripe-Signature header. */
-  signedEvent(event: object, secret = FAKE_STRIPE_SECRETS.STRIPE_WEBHOOK_SECRET): { body: string; signature: string } {
+  /**
+   * A webhook delivery as the provider signs it: the exact body and its Stripe-Signature header,
+   * signed now or at `signedAt` (Unix seconds).
+   */
+  signedEvent(event: object, secret = FAKE_STRIPE_SECRETS.STRIPE_WEBHOOK_SECRET, signedAt?: number): { body: string; signature: string } {
     const body = JSON.stringify(event);
-    return { body, signature: this.signer.webhooks.generateTestHeaderString({ payload: body, secret }) };
+    return { body, signature: this.signer.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: signedAt }) };
   }
 
   async close(): Promise<void> {

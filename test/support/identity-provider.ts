@@ -18,6 +18,10 @@ export interface TokenOptions {
   /** Sign with the second key, which the key set holds only after `publishSecondKey()`. */
   secondKey?: boolean;
   algorithm?: 'RS256' | 'HS256';
+  /** Issue time (iat) this many seconds from now; now when left out. */
+  issuedInSeconds?: number;
+  /** A not-before claim (nbf) this many seconds from now; none when left out. */
+  notBeforeInSeconds?: number;
 }
 
 export interface IdentityProviderOptions {
@@ -95,9 +99,12 @@ export class TestIdentityProvider {
     const payload: Record<string, unknown> = { sub: options.sub };
     if (options.email !== undefined) payload.email = options.email;
     if (options.audience) payload.aud = options.audience;
+    const now = Math.floor(Date.now() / 1000);
+    if (options.issuedInSeconds !== undefined) payload.iat = now + options.issuedInSeconds;
+    if (options.notBeforeInSeconds !== undefined) payload.nbf = now + options.notBeforeInSeconds;
     if (options.algorithm === 'HS256')
       return jwt.sign(payload, 'shared-secret', { algorithm: 'HS256', keyid: this.keyId, issuer: this.issuer });
-    if (!options.noExpiry) payload.exp = Math.floor(Date.now() / 1000) + (options.expiresInSeconds ?? 600);
+    if (!options.noExpiry) payload.exp = now + (options.expiresInSeconds ?? 600);
     const key = options.foreignKey ? this.foreignPrivateKey : options.secondKey ? this.secondPrivateKey : this.privateKey;
     return jwt.sign(payload, key, {
       algorithm: 'RS256',

@@ -140,11 +140,24 @@ describe('POST /v1/waitlist/signups with the bot check on', () => {
     ]);
   });
 
-  it('checks secret-key signups too, without a visitor address (the caller is a server)', async () => {
-    const missing = await t.api.as(seeded.secretKey).post('/v1/waitlist/signups').send({ email: 'server@x.io' }).expect(400);
-    expect(missing.body.error).toMatchObject({ code: 'TURNSTILE_FAILED', param: 'turnstile_token' });
+  it('asks no token of a secret-key (server-side) signup, and does not ask the verifier', async () => {
+    const res = await t.api.as(seeded.secretKey).post('/v1/waitlist/signups').send({ email: 'server@x.io' }).expect(201);
+    expect(res.body.data).toMatchObject({ signup_id: expect.any(String), position: 1, already_registered: false });
+    expect(verifier.received).toEqual([]);
+    expect((await signupRows(t, seeded.project.id)).map((row) => [row.email, row.channel])).toEqual([['server@x.io', 'api']]);
+  });
+
+  it('checks a token a server forwards, without a visitor address (the caller is a server)', async () => {
     await t.api.as(seeded.secretKey).post('/v1/waitlist/signups').send({ email: 'server@x.io', turnstile_token: 'fwd' }).expect(201);
     expect(verifier.received).toEqual([{ secret: 'turnstile-test-secret', response: 'fwd' }]);
+    verifier.mode = 'reject';
+    const refused = await t.api
+      .as(seeded.secretKey)
+      .post('/v1/waitlist/signups')
+      .send({ email: 'forwarded-bot@x.io', turnstile_token: 'bad' })
+      .expect(400);
+    expect(refused.body.error).toMatchObject({ code: 'TURNSTILE_FAILED', param: 'turnstile_token' });
+    expect((await signupRows(t, seeded.project.id)).map((row) => row.email)).toEqual(['server@x.io']);
   });
 
   it('replays an idempotent signup without spending the token again', async () => {

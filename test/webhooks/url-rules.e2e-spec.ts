@@ -9,6 +9,7 @@ const DNS: Record<string, string[]> = {
   'hooks.example.com': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'],
   'private.example.com': ['10.0.0.1'],
   'mapped.example.com': ['::ffff:127.0.0.1'],
+  'compatible.example.com': ['2606:2800:21f:cb07:6820:80da:af6b:8b2c', '::93.184.215.14'],
   'mixed.example.com': ['93.184.215.14', '192.168.1.20'],
   'metadata.example.com': ['169.254.169.254'],
   'hooks.slack.com': ['52.1.2.3'],
@@ -70,6 +71,10 @@ describe('webhook URL rules (POST and PATCH /v1/webhooks)', () => {
     [
       'https://mapped.example.com/launch',
       'The hostname mapped.example.com must resolve only to public addresses; it resolves to ::ffff:127.0.0.1.',
+    ],
+    [
+      'https://compatible.example.com/launch',
+      'The hostname compatible.example.com must resolve only to public addresses; it resolves to ::93.184.215.14.',
     ],
     [
       'https://mixed.example.com/launch',

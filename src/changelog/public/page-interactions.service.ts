@@ -6,6 +6,7 @@ import { Database } from '../../infra/database/database';
 import { isValidSlug } from '../../projects/slugs';
 import { ProjectSlugsService } from '../../projects/slug-history/project-slugs.service';
 import type { PageInteractionResultDto, RecordSeenDto } from './dto/page-interaction.dto';
+import { EngagementCaps } from '../engagement/engagement-caps';
 import { EngagementRecorder } from '../engagement/engagement-recorder';
 import { publicEntryIdsOf } from './public-changelog.queries';
 
@@ -17,7 +18,9 @@ const NOT_FOUND_SLUG = () =>
 
 /**
  * Views and button clicks counted by the hosted page (surface `page`), for the per-entry numbers.
- * No key and no identity: nothing here is personal data; the per-IP browser limit bounds inflation.
+ * No key and no identity: nothing here is personal data; the per-IP browser limit bounds the
+ * calls, and the per-address hourly caps of each entry (EngagementCaps, shared with the widget)
+ * bound what they add: past a cap the answer is the same and the number stays.
  * Choices: `seen` counts the ids that are in the public set now and skips the rest silently (a page
  * open across an expiry or an archive still succeeds) and answers 200 with how many it counted;
  * `click` is about one entry, so an entry outside the public set is 404 NOT_FOUND. An unknown slug
@@ -29,19 +32,20 @@ export class PageInteractionsService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly recorder: EngagementRecorder,
+    private readonly caps: EngagementCaps,
     private readonly slugs: ProjectSlugsService,
   ) {}
 
-  async recordSeen(slug: string, body: RecordSeenDto): Promise<PageInteractionResultDto> {
+  async recordSeen(slug: string, body: RecordSeenDto, addressKey: string): Promise<PageInteractionResultDto> {
     if (!isValidSlug(slug)) throw NOT_FOUND_SLUG();
     const now = this.clock.now();
     const { projectId, entryIds } = await publicEntryIdsOf(this.db.manager, slug, body.entry_ids, now);
     if (projectId === null) throw await this.notFoundUnlessRenamed(slug);
-    this.recorder.addViews(projectId, entryIds, 'page', now);
+    this.recorder.addViews(projectId, await this.caps.within('views', addressKey, entryIds), 'page', now);
     return { recorded: entryIds.length };
   }
 
-  async recordClick(slug: string, entryId: string): Promise<PageInteractionResultDto> {
+  async recordClick(slug: string, entryId: string, addressKey: string): Promise<PageInteractionResultDto> {
     if (!isValidSlug(slug)) throw NOT_FOUND_SLUG();
     // A malformed id cannot be in the public set; it is the same NOT_FOUND without a query.
     const now = this.clock.now();
@@ -53,7 +57,7 @@ export class PageInteractionsService {
         remediation: 'Send the id of an entry shown on the public changelog (published, public audience, not expired).',
       });
     }
-    this.recorder.addClick(found.projectId, entryId, now);
+    if (await this.caps.allows('ctaClicks', addressKey, entryId)) this.recorder.addClick(found.projectId, entryId, now);
     return { recorded: 1 };
   }
 

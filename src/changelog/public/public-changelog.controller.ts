@@ -4,6 +4,7 @@ import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
 import type { RawReply } from '../../common/http/reply';
 import { ApiSlugRedirect } from '../../common/http/permanent-redirect';
 import { Auth } from '../../common/http/route-policy';
+import { EngagementAddress } from '../engagement/engagement-address';
 import { PageInteractionResultDto, RecordSeenDto } from './dto/page-interaction.dto';
 import { PublicChangelogEntryDto } from './dto/public-changelog-entry.dto';
 import { PublicChangelogQueryDto } from './dto/public-changelog-query.dto';
@@ -97,13 +98,17 @@ export class PublicChangelogController {
   @ApiSlugRedirect()
   @ApiOperation({
     summary:
-      'The hosted page counts a view of the entries it showed. Ids outside the public changelog are skipped; `recorded` says how many counted.',
+      'The hosted page counts a view of the entries it showed. Ids outside the public changelog are skipped; `recorded` says how many were taken.',
   })
   @ApiParam(SLUG)
   @ApiEnvelope(PageInteractionResultDto)
   @ApiErrors('NOT_FOUND', 'VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE')
-  recordPageSeen(@Param('project_slug') slug: string, @Body() body: RecordSeenDto): Promise<PageInteractionResultDto> {
-    return this.interactions.recordSeen(slug, body);
+  recordPageSeen(
+    @Param('project_slug') slug: string,
+    @Body() body: RecordSeenDto,
+    @EngagementAddress() address: string,
+  ): Promise<PageInteractionResultDto> {
+    return this.interactions.recordSeen(slug, body, address);
   }
 
   @Post(':project_slug/entries/:entry_id/click')
@@ -115,7 +120,11 @@ export class PublicChangelogController {
   @ApiParam({ name: 'entry_id', example: 'ce_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' })
   @ApiEnvelope(PageInteractionResultDto)
   @ApiErrors('NOT_FOUND', 'PAYLOAD_TOO_LARGE')
-  recordPageClick(@Param('project_slug') slug: string, @Param('entry_id') entryId: string): Promise<PageInteractionResultDto> {
-    return this.interactions.recordClick(slug, entryId);
+  recordPageClick(
+    @Param('project_slug') slug: string,
+    @Param('entry_id') entryId: string,
+    @EngagementAddress() address: string,
+  ): Promise<PageInteractionResultDto> {
+    return this.interactions.recordClick(slug, entryId, address);
   }
 }

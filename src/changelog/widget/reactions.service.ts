@@ -6,6 +6,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { isId } from '../../common/ids/ids';
 import { Database } from '../../infra/database/database';
 import type { ProjectRef } from '../../projects/project-ref';
+import { EngagementCaps } from '../engagement/engagement-caps';
 import { ChangelogReactionSet } from '../reaction-set.service';
 import { REACTION_NAMES, type ReactionName } from '../settings/reaction-set';
 import type { WidgetReactionsDto } from './dto/widget.dto';
@@ -22,6 +23,13 @@ import { visibleEntryIds } from './widget.queries';
  * the person's row is locked first, so two taps of one person in flight cannot both count.
  * Only names of the project's reaction set are taken; taking one back accepts any known name, so a
  * reaction removed from the set can still be withdrawn.
+ *
+ * A client id is whatever the browser sends, so reactions of client ids count against the address's
+ * hourly cap of the entry (EngagementCaps), every reacting call alike: whether the person is new is
+ * known only inside the transaction, and asking the shared counter there would hold a database
+ * connection over a Redis round trip. Past the cap a new client id is answered 200 with the counts
+ * as they are and `my_reaction` null (not recorded), while one that already reacted may still
+ * change its reaction (no count grows). Verified users are not capped: one reaction per user id.
  */
 @Injectable()
 export class ReactionsService {
@@ -29,9 +37,16 @@ export class ReactionsService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly reactionSets: ChangelogReactionSet,
+    private readonly caps: EngagementCaps,
   ) {}
 
-  async react(project: ProjectRef, endUser: EndUser | null, entryId: string, body: WidgetReactionDto): Promise<WidgetReactionsDto> {
+  async react(
+    project: ProjectRef,
+    endUser: EndUser | null,
+    entryId: string,
+    body: WidgetReactionDto,
+    addressKey: string,
+  ): Promise<WidgetReactionsDto> {
     const set = await this.reactionSets.read(this.db.manager, project.id);
     if (set.length === 0) {
       throw new ApiError('VALIDATION_ERROR', 'Reactions are switched off for this changelog.', {
@@ -43,9 +58,10 @@ export class ReactionsService {
     if (!(set as string[]).includes(body.reaction)) {
       throw new ApiError('VALIDATION_ERROR', `reaction must be one of the reaction set: ${set.join(', ')}.`, { param: 'reaction' });
     }
-    return this.change(project, endUser, entryId, body.client_id, set, async (em, reactor, old, at) => {
+    return this.change(project, endUser, entryId, body.client_id, set, addressKey, async (em, reactor, old, at, mayAdd) => {
       const reaction = body.reaction as ReactionName;
       if (old === reaction) return reaction;
+      if (old === null && !mayAdd) return null;
       if (old === null && (await insertReaction(em, { projectId: project.id, entryId, reactor, reaction, at }))) {
         await moveReactionCount(em, entryId, null, reaction);
         return reaction;
@@ -64,7 +80,7 @@ export class ReactionsService {
       throw new ApiError('VALIDATION_ERROR', `reaction must be one of: ${REACTION_NAMES.join(', ')}.`, { param: 'reaction' });
     }
     const set = await this.reactionSets.read(this.db.manager, project.id);
-    return this.change(project, endUser, entryId, body.client_id, set, async (em, reactor, old) => {
+    return this.change(project, endUser, entryId, body.client_id, set, null, async (em, reactor, old) => {
       // Taking back a reaction the person does not hold (already replaced) changes nothing.
       if (old !== body.reaction) return old;
       await deleteReaction(em, entryId, reactor);
@@ -73,13 +89,15 @@ export class ReactionsService {
     });
   }
 
+  /** `addressKey`: the address a new reaction counts against; null when the change cannot add one. */
   private async change(
     project: ProjectRef,
     endUser: EndUser | null,
     entryId: string,
     clientId: string | undefined,
     set: readonly ReactionName[],
-    apply: (em: EntityManager, reactor: string, old: ReactionName | null, at: Date) => Promise<ReactionName | null>,
+    addressKey: string | null,
+    apply: (em: EntityManager, reactor: string, old: ReactionName | null, at: Date, mayAdd: boolean) => Promise<ReactionName | null>,
   ): Promise<WidgetReactionsDto> {
     const reader = readerOf(endUser, clientId);
     if (reader.reactor === null) {
@@ -92,8 +110,9 @@ export class ReactionsService {
     const now = this.clock.now();
     const visible = isId('ce', entryId) ? await visibleEntryIds(this.db.manager, project.id, reader.userId, [entryId], now) : [];
     if (visible.length === 0) throw ENTRY_NOT_FOUND();
+    const mayAdd = reader.userId !== null || addressKey === null || (await this.caps.allows('anonymousReactions', addressKey, entryId));
     return this.db.transaction(async (em) => {
-      const mine = await apply(em, reactor, await lockReaction(em, entryId, reactor), now);
+      const mine = await apply(em, reactor, await lockReaction(em, entryId, reactor), now, mayAdd);
       const counts = await readReactionCounts(em, entryId);
       const shown = Object.fromEntries(Object.entries(counts).filter(([name]) => (set as string[]).includes(name)));
       return { entry_id: entryId, reactions: shown, my_reaction: mine };

@@ -5,6 +5,7 @@ import { CurrentEndUser, CurrentProject } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
 import { Auth } from '../../common/http/route-policy';
 import type { ProjectRef } from '../../projects/project-ref';
+import { EngagementAddress } from '../engagement/engagement-address';
 import { WidgetAnnouncementAnswerDto, WidgetEntriesDto, WidgetReactionsDto, WidgetRecordedDto, WidgetUnseenDto } from './dto/widget.dto';
 import {
   WidgetClickDto,
@@ -78,8 +79,9 @@ export class WidgetController {
     @CurrentProject() project: ProjectRef,
     @CurrentEndUser() endUser: EndUser | null,
     @Body() body: WidgetSeenDto,
+    @EngagementAddress() address: string,
   ): Promise<WidgetRecordedDto> {
-    return this.widget.seen(project, endUser, body);
+    return this.widget.seen(project, endUser, body, address);
   }
 
   @Get('announcement')
@@ -112,8 +114,9 @@ export class WidgetController {
     @CurrentEndUser() endUser: EndUser | null,
     @Param('id') entryId: string,
     @Body() body: WidgetReactionDto,
+    @EngagementAddress() address: string,
   ): Promise<WidgetReactionsDto> {
-    return this.reactions.react(project, endUser, entryId, body);
+    return this.reactions.react(project, endUser, entryId, body, address);
   }
 
   @Delete('entries/:id/reactions')
@@ -143,7 +146,8 @@ export class WidgetController {
     @CurrentEndUser() endUser: EndUser | null,
     @Param('id') entryId: string,
     @Body() body: WidgetClickDto,
+    @EngagementAddress() address: string,
   ): Promise<WidgetRecordedDto> {
-    return this.widget.click(project, endUser, entryId, body);
+    return this.widget.click(project, endUser, entryId, body, address);
   }
 }

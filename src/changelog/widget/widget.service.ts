@@ -9,6 +9,7 @@ import { Database } from '../../infra/database/database';
 import { planAllows } from '../../projects/plans';
 import type { ProjectRef } from '../../projects/project-ref';
 import { entryPublicUrl } from '../changelog-links';
+import { EngagementCaps } from '../engagement/engagement-caps';
 import { EngagementRecorder } from '../engagement/engagement-recorder';
 import type { ReactionName } from '../settings/reaction-set';
 import { type EntryPresentation, toWidgetAnnouncementDto, toWidgetEntryDto } from './dto/widget-mappers';
@@ -51,6 +52,7 @@ export class WidgetService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly recorder: EngagementRecorder,
+    private readonly caps: EngagementCaps,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -109,8 +111,10 @@ export class WidgetService {
    * Counts a view of each entry this reader may see among those sent; a verified user has now seen
    * them (unseen count, announcement); an anonymous browser's `first_time_ids` count as anonymous
    * readers. Ids the reader may not see are skipped, not refused (an entry can expire while shown).
+   * Views and anonymous readers past the address's hourly cap (EngagementCaps) are answered the
+   * same and not counted; a verified user's read always is (one per person).
    */
-  async seen(project: ProjectRef, endUser: EndUser | null, body: WidgetSeenDto): Promise<WidgetRecordedDto> {
+  async seen(project: ProjectRef, endUser: EndUser | null, body: WidgetSeenDto, addressKey: string): Promise<WidgetRecordedDto> {
     const reader = readerOf(endUser, body.client_id);
     const now = this.clock.now();
     const visible = await visibleEntryIds(
@@ -121,22 +125,30 @@ export class WidgetService {
       now,
     );
     const shown = [...new Set(body.entry_ids)].filter((id) => visible.includes(id));
-    this.recorder.addViews(project.id, shown, 'widget', now);
+    const firstTime = reader.userId === null ? [...new Set(body.first_time_ids ?? [])].filter((id) => visible.includes(id)) : [];
+    const [viewed, firstReads] = await Promise.all([
+      this.caps.within('views', addressKey, shown),
+      this.caps.within('anonymousReaders', addressKey, firstTime),
+    ]);
+    this.recorder.addViews(project.id, viewed, 'widget', now);
     if (reader.userId !== null) this.recorder.markRead(project.id, reader.userId, shown, now);
-    else {
-      const firstTime = [...new Set(body.first_time_ids ?? [])].filter((id) => visible.includes(id));
-      this.recorder.addAnonymousReaders(project.id, firstTime, now);
-    }
+    else this.recorder.addAnonymousReaders(project.id, firstReads, now);
     return { recorded: shown.length };
   }
 
-  /** Counts a press of the entry's button; an entry this reader may not see is 404. */
-  async click(project: ProjectRef, endUser: EndUser | null, entryId: string, body: WidgetReaderDto): Promise<WidgetRecordedDto> {
+  /** Counts a press of the entry's button (within the address's hourly cap); an entry this reader may not see is 404. */
+  async click(
+    project: ProjectRef,
+    endUser: EndUser | null,
+    entryId: string,
+    body: WidgetReaderDto,
+    addressKey: string,
+  ): Promise<WidgetRecordedDto> {
     const reader = readerOf(endUser, body.client_id);
     const now = this.clock.now();
     const visible = isId('ce', entryId) ? await visibleEntryIds(this.db.manager, project.id, reader.userId, [entryId], now) : [];
     if (visible.length === 0) throw ENTRY_NOT_FOUND();
-    this.recorder.addClick(project.id, entryId, now);
+    if (await this.caps.allows('ctaClicks', addressKey, entryId)) this.recorder.addClick(project.id, entryId, now);
     return { recorded: 1 };
   }
 

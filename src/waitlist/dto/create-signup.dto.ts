@@ -75,7 +75,9 @@ export class CreateSignupDto {
   @ApiPropertyOptional({
     example: '0.Zr3n…',
     maxLength: 2048,
-    description: 'Bot-check token from the browser widget. Required when the server has a bot-check secret configured.',
+    description:
+      'Bot-check token from the browser widget. Required on publishable-key signups when the server has a bot-check secret configured; ' +
+      'secret-key (server-side) signups need none, and a token they forward is checked.',
   })
   @IsOptional()
   @IsString()

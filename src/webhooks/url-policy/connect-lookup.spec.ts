@@ -28,6 +28,8 @@ const RECORDS = {
   'public.example.net': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'],
   'private.example.net': ['10.0.0.1'],
   'mapped.example.net': ['::ffff:127.0.0.1'],
+  'compatible.example.net': ['::93.184.215.14'],
+  'sixtofour.example.net': ['2002:a00:1::1'],
   'mixed.example.net': ['93.184.215.14', '192.168.1.10'],
   'metadata.example.net': ['169.254.169.254'],
 };
@@ -50,6 +52,8 @@ describe('publicOnlyLookup', () => {
   it.each([
     ['private.example.net', '10.0.0.1'],
     ['mapped.example.net', '::ffff:127.0.0.1'],
+    ['compatible.example.net', '::93.184.215.14'],
+    ['sixtofour.example.net', '2002:a00:1::1'],
     ['mixed.example.net', '192.168.1.10'],
     ['metadata.example.net', '169.254.169.254'],
   ])('refuses %s, naming %s', async (host, address) => {

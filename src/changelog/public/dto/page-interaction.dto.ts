@@ -22,6 +22,11 @@ export class RecordSeenDto {
 
 /** What a view or click call recorded. */
 export class PageInteractionResultDto {
-  @ApiProperty({ example: 2, minimum: 0, description: 'Rows recorded: entries of the public changelog among those sent.' })
+  @ApiProperty({
+    example: 2,
+    minimum: 0,
+    description:
+      "Entries taken: those of the public changelog among those sent. Past the address's hourly cap for an entry the answer is the same, but the entry's number does not grow.",
+  })
   recorded: number;
 }

@@ -185,7 +185,12 @@ export class WidgetAnnouncementAnswerDto {
 }
 
 export class WidgetRecordedDto {
-  @ApiProperty({ example: 2, minimum: 0, description: 'Entries counted: those this reader may see, among those sent.' })
+  @ApiProperty({
+    example: 2,
+    minimum: 0,
+    description:
+      "Entries taken: those this reader may see, among those sent. Past the address's hourly cap for an entry the answer is the same, but the entry's number does not grow.",
+  })
   recorded: number;
 }
 
