@@ -7,7 +7,7 @@ import { Env, parseOriginList } from './env';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export type LogFormat = 'json' | 'pretty';
 
-/** The npm scripts a person runs in a terminal. */
+/** The npm scripts a person runs in a terminal: the development launchers. */
 const INTERACTIVE_SCRIPTS = new Set(['start', 'start:dev']);
 
 export interface ProcessKind {
@@ -50,6 +50,8 @@ export interface AppConfig {
   readonly workers: boolean;
   /** NODE_ENV=production: no development aids (GET /dev/mail, recipients and links of mail in the log). */
   readonly production: boolean;
+  /** DEV_MAIL: GET /dev/mail exists (for this machine only); never with NODE_ENV=production. */
+  readonly devMail: boolean;
   readonly trustProxy: boolean | number;
   /** Per-IP browser calls per minute; null: the spec's number (PLATFORM_LIMITS). */
   readonly browserRateLimit: number | null;
@@ -119,6 +121,23 @@ function describeProblems(errors: ValidationError[], raw: Record<string, string 
   });
 }
 
+/**
+ * DEV_MAIL when set; otherwise on only when a person starts the server with `npm start` (or
+ * `npm run start:dev`) outside production. `npm run start:prod`, `node dist/main.js` and the
+ * Docker image leave it off. On with NODE_ENV=production is refused: the page shows every
+ * project's confirmation links, which no production server should hand out.
+ */
+function devMailOf(env: Env, raw: Record<string, string | undefined>): boolean {
+  const production = env.NODE_ENV === 'production';
+  if (env.DEV_MAIL === 'on' && production) {
+    throw new ConfigError([
+      "DEV_MAIL=on shows every project's mail and is for development only; it cannot be used with NODE_ENV=production (unset it or set it to off)",
+    ]);
+  }
+  if (env.DEV_MAIL !== undefined) return env.DEV_MAIL === 'on';
+  return !production && INTERACTIVE_SCRIPTS.has(raw.npm_lifecycle_event ?? '');
+}
+
 function parseTrustProxy(value: string | undefined): boolean | number {
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
@@ -162,6 +181,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logToStderr: kind.cli === true,
     workers: env.WORKERS !== 'off',
     production: env.NODE_ENV === 'production',
+    devMail: devMailOf(env, raw),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     browserRateLimit: env.BROWSER_RATE_LIMIT ?? null,
     apiKeyFailureLimit: env.API_KEY_FAILURE_LIMIT ?? null,

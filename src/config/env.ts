@@ -171,6 +171,11 @@ export class Env {
   @IsString()
   NODE_ENV?: string;
 
+  /** `on` serves GET /dev/mail to this machine; unset: on only under `npm start` outside production. */
+  @IsOptional()
+  @IsIn(['on', 'off'])
+  DEV_MAIL?: string;
+
   /** Number of proxy hops to trust for the client IP (X-Forwarded-For), or true/false. */
   @IsOptional()
   @Matches(/^(true|false|\d{1,2})$/, { message: 'must be true, false or a hop count' })
