@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from '../infra/database/database';
 import { projectOfVerifiedHost } from './custom-domains.queries';
+import { hostnameProblem, normalizeHostname } from './hostnames';
 
 interface Entry {
   value: { projectId: string; slug: string } | null;
@@ -18,11 +19,25 @@ const MAX_ENTRIES = 10_000;
 @Injectable()
 export class CustomDomainHosts {
   private readonly entries = new Map<string, Entry>();
+  private readonly ownHosts: string[];
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly db: Database,
-  ) {}
+  ) {
+    const target = config.customDomains?.cnameTarget;
+    this.ownHosts = [new URL(config.publicBaseUrl).hostname, new URL(config.cdnUrl).hostname, ...(target ? [target] : [])];
+  }
+
+  /**
+   * The Host's name, normalized, when it could be a custom domain; null for our own hosts, IP
+   * addresses, single labels (localhost) and anything else no project could have added, which
+   * are never looked up.
+   */
+  candidate(host: string | undefined): string | null {
+    const hostname = normalizeHostname(host ?? '');
+    return hostnameProblem(hostname, this.ownHosts) === null ? hostname : null;
+  }
 
   async lookup(hostname: string): Promise<{ projectId: string; slug: string } | null> {
     const now = Date.now();
@@ -37,10 +52,5 @@ export class CustomDomainHosts {
   /** Drops what this process remembers of a hostname (after a verification or a removal). */
   forget(hostname: string): void {
     this.entries.delete(hostname);
-  }
-
-  /** Whether a Host header names this service itself rather than a possible custom domain. */
-  isOwnHost(hostname: string): boolean {
-    return hostname === new URL(this.config.publicBaseUrl).hostname || hostname === new URL(this.config.cdnUrl).hostname;
   }
 }

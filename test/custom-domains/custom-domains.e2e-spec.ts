@@ -1,7 +1,6 @@
 import { CustomDomainEntity } from '../../src/custom-domains/entities/custom-domain.entity';
 import { DnsResolver } from '../../src/custom-domains/dns-resolver';
 import { ProjectsService } from '../../src/projects/projects.service';
-import { seedEntry } from '../support/changelog-seed';
 import { type DashboardOwner, provisionOwner } from '../support/dashboard-owner';
 import { TestIdentityProvider } from '../support/identity-provider';
 import { TestApp } from '../support/test-app';
@@ -205,44 +204,6 @@ describe('Custom domains', () => {
         'PROJECT_NOT_FOUND',
       );
       expect(await t.db.manager.countBy(CustomDomainEntity, { id: theirs.id })).toBe(1);
-    });
-  });
-
-  describe('requests whose Host is a verified custom domain', () => {
-    it('serve the hosted page, entry pages, feeds and JSON at the root paths; pending or removed hosts do not', async () => {
-      const who = await builderOwner('domains_serving');
-      const entry = await seedEntry(t, who.projectId, { title: 'Dark mode arrives' });
-      const domain = (await addDomain(who, 'news.serving.example').expect(201)).body.data;
-      const host = (path: string, hostname = 'news.serving.example') => t.api.unchecked().get(path).set('Host', hostname);
-
-      // Pending: nothing is served for it.
-      expect((await host('/')).status).toBe(404);
-
-      dns.cname.set('news.serving.example', [TARGET]);
-      await as(who).post(`/v1/dashboard/domains/${domain.id}/verify`).expect(200);
-
-      const page = await host('/').expect(200);
-      expect(page.headers['content-type']).toMatch(/text\/html/);
-      expect(page.text).toContain('Dark mode arrives');
-      const entryPage = await host(`/${entry.id}`).expect(200);
-      expect(entryPage.text).toContain('Dark mode arrives');
-      const rss = await host('/rss.xml').expect(200);
-      expect(rss.headers['content-type']).toMatch(/rss\+xml/);
-      expect(rss.text).toContain('Dark mode arrives');
-      expect((await host('/feed.rss').expect(200)).text).toContain('<rss');
-      expect((await host('/atom.xml').expect(200)).headers['content-type']).toMatch(/atom\+xml/);
-      expect((await host('/feed.json').expect(200)).body.items[0].title).toBe('Dark mode arrives');
-      expect((await host('/changelog.json').expect(200)).body.data[0].title).toBe('Dark mode arrives');
-      // Query strings go along (the page's search).
-      expect((await host('/?q=nothing-matches').expect(200)).text).not.toContain('Dark mode arrives</a>');
-      // Host matching ignores case and port.
-      expect((await host('/', 'NEWS.serving.example:443').expect(200)).text).toContain('Dark mode arrives');
-      // Other paths on the domain are not rewritten; the API host is unaffected.
-      expect((await host('/v1/_health')).status).toBe(200);
-      expect((await t.api.unchecked().get('/').set('Host', 'launch.test')).status).toBe(404);
-
-      await as(who).delete(`/v1/dashboard/domains/${domain.id}`).expect(200);
-      expect((await host('/')).status).toBe(404);
     });
   });
 
