@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ClaimExpiry } from './claim-expiry.service';
 import { CustomDomainGate } from './custom-domain-gate';
 import { CustomDomainHosts } from './custom-domain-hosts.service';
 import { CustomDomainsController } from './custom-domains.controller';
@@ -8,7 +9,13 @@ import { DnsResolver, SystemDnsResolver } from './dns-resolver';
 /** Custom domains: the claims (dashboard routes) and the gate that serves verified ones (guardCustomDomains). */
 @Module({
   controllers: [CustomDomainsController],
-  providers: [CustomDomainsService, CustomDomainHosts, CustomDomainGate, { provide: DnsResolver, useClass: SystemDnsResolver }],
+  providers: [
+    CustomDomainsService,
+    CustomDomainHosts,
+    CustomDomainGate,
+    ClaimExpiry,
+    { provide: DnsResolver, useClass: SystemDnsResolver },
+  ],
   exports: [CustomDomainsService],
 })
 export class CustomDomainsModule {}
