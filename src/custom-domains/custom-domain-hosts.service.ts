@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { ChangeNotifications } from '../infra/database/change-notifications';
 import { Database } from '../infra/database/database';
+import { PROJECT_CHANGE } from '../projects/projects.service';
 import { projectOfVerifiedHost } from './custom-domains.queries';
 import { hostnameProblem, normalizeHostname } from './hostnames';
 
@@ -9,8 +11,9 @@ interface Entry {
   expiresAt: number;
 }
 
-// Brief, so a domain removed or a slug changed on another API process is served stale for at most
-// this long; hostnames that are not ours are remembered as such too, sparing the database.
+// Brief, so a domain removed or verified on another API process is served stale for at most this
+// long; hostnames that are not ours are remembered as such too, sparing the database. A project's
+// slug change or deletion drops its entries at once in every process (PROJECT_CHANGE).
 const TTL_MS = 30_000;
 // Any client can send any Host: bounded, so random names cannot grow the map without end.
 const MAX_ENTRIES = 10_000;
@@ -24,9 +27,14 @@ export class CustomDomainHosts {
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly db: Database,
+    private readonly changes: ChangeNotifications,
   ) {
     const target = config.customDomains?.cnameTarget;
     this.ownHosts = [new URL(config.publicBaseUrl).hostname, new URL(config.cdnUrl).hostname, ...(target ? [target] : [])];
+    changes.subscribe({
+      onChange: { [PROJECT_CHANGE]: (projectId) => this.forgetProject(projectId) },
+      onGap: () => this.entries.clear(),
+    });
   }
 
   /**
@@ -43,6 +51,7 @@ export class CustomDomainHosts {
     const now = Date.now();
     const cached = this.entries.get(hostname);
     if (cached && cached.expiresAt > now) return cached.value;
+    this.changes.start();
     const value = await projectOfVerifiedHost(this.db.manager, hostname);
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(hostname, { value, expiresAt: now + TTL_MS });
@@ -52,5 +61,10 @@ export class CustomDomainHosts {
   /** Drops what this process remembers of a hostname (after a verification or a removal). */
   forget(hostname: string): void {
     this.entries.delete(hostname);
+  }
+
+  /** Drops the hostnames of a project whose slug may have changed (or that is gone). */
+  private forgetProject(projectId: string): void {
+    for (const [hostname, entry] of this.entries) if (entry.value?.projectId === projectId) this.entries.delete(hostname);
   }
 }

@@ -328,6 +328,23 @@ describe('Custom domains', () => {
     });
   });
 
+  describe('a verified hostname whose project changes its slug', () => {
+    it('serves the pages under the new slug at once, and nothing under the old one', async () => {
+      const who = await builderOwner('domains_renamed');
+      await seedEntry(t, who.projectId, { title: 'Renamed but here' });
+      const domain = (await addDomain(who, 'news.renamed.example').expect(201)).body.data;
+      await verifyWithTxt(who, domain).expect(200);
+      const host = (path: string) => t.api.unchecked().get(path).set('Host', 'news.renamed.example');
+      expect((await host('/').expect(200)).text).toContain('Renamed but here');
+      const { slug: oldSlug } = (await t.api.as(who.token).get(`/v1/dashboard/projects/${who.projectId}`).expect(200)).body.data;
+
+      await t.api.as(who.token).patch(`/v1/dashboard/projects/${who.projectId}`).send({ slug: 'renamed-here' }).expect(200);
+      expect((await host('/')).status).toBe(200);
+      expect((await host('/renamed-here')).status).toBe(200);
+      expect((await host(`/w/${oldSlug}`)).status).toBe(404);
+    });
+  });
+
   describe('CORS', () => {
     it('answers the dashboard origin on domain routes', async () => {
       const preflight = await t.api
