@@ -11,6 +11,7 @@ import { configureHttp } from './common/http/configure-http';
 import { EnvelopeExpressAdapter } from './common/http/envelope';
 import { LogSettings, PinoNestLogger, createRootLogger } from './common/logging/logger';
 import { AppConfig, ConfigError, LogLevel, loadConfig, logFormatOf, withDatabaseUrl } from './config/app-config';
+import { guardCustomDomains } from './custom-domains/custom-domain-gate';
 import { StartupFailure, probePostgres, probeRedis } from './infra/backend-probes';
 import { EmbeddedDatabaseInUse, EmbeddedPostgres, embeddedLockHolder, startEmbeddedPostgres } from './infra/database/embedded-postgres';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi-document';
@@ -175,6 +176,8 @@ export async function createHttpApp(config: AppConfig, options: HttpAppOptions =
   app.useLogger(new PinoNestLogger(logger));
   answerClientErrors(app.getHttpServer());
   configureHttp(app, config, logger);
+  // Before the API reference and the routes: a custom domain's Host reaches its project's pages only.
+  guardCustomDomains(app, config);
   // Before init: Nest's not-found handler comes after everything registered by then.
   serveOpenApi(app, buildOpenApiDocument(app));
   await app.init();

@@ -125,6 +125,34 @@ describe('loadConfig', () => {
   });
 });
 
+describe('DEV_MAIL', () => {
+  it('is on by default only under npm start (or start:dev) outside production; DEV_MAIL decides when set', () => {
+    expect(loadConfig({}).devMail).toBe(false);
+    expect(loadConfig({ npm_lifecycle_event: 'start' }).devMail).toBe(true);
+    expect(loadConfig({ npm_lifecycle_event: 'start:dev' }).devMail).toBe(true);
+    expect(loadConfig({ npm_lifecycle_event: 'start:prod' }).devMail).toBe(false);
+    expect(loadConfig({ npm_lifecycle_event: 'test' }).devMail).toBe(false);
+    expect(loadConfig({ npm_lifecycle_event: 'start', NODE_ENV: 'production' }).devMail).toBe(false);
+    expect(loadConfig({ npm_lifecycle_event: 'start', DEV_MAIL: 'off' }).devMail).toBe(false);
+    expect(loadConfig({ DEV_MAIL: 'on' }).devMail).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', DEV_MAIL: 'off' }).devMail).toBe(false);
+  });
+
+  it('refuses anything but on and off, and refuses on with NODE_ENV=production', () => {
+    expect(() => loadConfig({ DEV_MAIL: 'yes' })).toThrow(/DEV_MAIL must be one of the following values: on, off/);
+    let error: unknown;
+    try {
+      loadConfig({ DEV_MAIL: 'on', NODE_ENV: 'production' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      "DEV_MAIL=on shows every project's mail and is for development only; it cannot be used with NODE_ENV=production (unset it or set it to off)",
+    ]);
+  });
+});
+
 describe('parseDurationList', () => {
   it('reads ms, s, m, h and d', () => {
     expect(parseDurationList('500ms, 2s,1m,1h,1d')).toEqual([500, 2000, 60_000, 3_600_000, 86_400_000]);

@@ -8,7 +8,7 @@ import { TRUST_PROXY_TRUE_WARNING, TrustProxy, parseTrustProxy } from './trust-p
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export type LogFormat = 'json' | 'pretty';
 
-/** The npm scripts a person runs in a terminal. */
+/** The npm scripts a person runs in a terminal: the development launchers. */
 const INTERACTIVE_SCRIPTS = new Set(['start', 'start:dev']);
 
 export interface ProcessKind {
@@ -51,6 +51,8 @@ export interface AppConfig {
   readonly workers: boolean;
   /** NODE_ENV=production: no development aids (GET /dev/mail, recipients and links of mail in the log). */
   readonly production: boolean;
+  /** DEV_MAIL: GET /dev/mail exists (for this machine only); never with NODE_ENV=production. */
+  readonly devMail: boolean;
   /** Express's `trust proxy`: who may name the client in X-Forwarded-For (TRUST_PROXY). */
   readonly trustProxy: TrustProxy;
   /** Set when TRUST_PROXY is `true`: logged as a warning when the HTTP server starts. */
@@ -123,6 +125,23 @@ function describeProblems(errors: ValidationError[], raw: Record<string, string 
   });
 }
 
+/**
+ * DEV_MAIL when set; otherwise on only when a person starts the server with `npm start` (or
+ * `npm run start:dev`) outside production. `npm run start:prod`, `node dist/main.js` and the
+ * Docker image leave it off. On with NODE_ENV=production is refused: the page shows every
+ * project's confirmation links, which no production server should hand out.
+ */
+function devMailOf(env: Env, raw: Record<string, string | undefined>): boolean {
+  const production = env.NODE_ENV === 'production';
+  if (env.DEV_MAIL === 'on' && production) {
+    throw new ConfigError([
+      "DEV_MAIL=on shows every project's mail and is for development only; it cannot be used with NODE_ENV=production (unset it or set it to off)",
+    ]);
+  }
+  if (env.DEV_MAIL !== undefined) return env.DEV_MAIL === 'on';
+  return !production && INTERACTIVE_SCRIPTS.has(raw.npm_lifecycle_event ?? '');
+}
+
 /** Reads only the variables of CONTRACT.md (plus WORKERS and QUEUE_PREFIX); empty strings count as unset. */
 export function loadConfig(source: Record<string, string | undefined> = process.env, kind: ProcessKind = {}): AppConfig {
   const raw: Record<string, string | undefined> = {};
@@ -160,6 +179,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logToStderr: kind.cli === true,
     workers: env.WORKERS !== 'off',
     production: env.NODE_ENV === 'production',
+    devMail: devMailOf(env, raw),
     trustProxy: env.TRUST_PROXY ? (parseTrustProxy(env.TRUST_PROXY) ?? false) : false,
     trustProxyWarning: env.TRUST_PROXY?.trim() === 'true' ? TRUST_PROXY_TRUE_WARNING : null,
     browserRateLimit: env.BROWSER_RATE_LIMIT ?? null,

@@ -182,6 +182,11 @@ export class Env {
   @IsString()
   NODE_ENV?: string;
 
+  /** `on` serves GET /dev/mail to this machine; unset: on only under `npm start` outside production. */
+  @IsOptional()
+  @IsIn(['on', 'off'])
+  DEV_MAIL?: string;
+
   /** Who may name the client in X-Forwarded-For: false, a hop count, or the proxies' addresses/CIDRs (trust-proxy.ts). */
   @IsOptional()
   @Validate(TrustProxyConstraint)

@@ -1,15 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { ChangeNotifications } from '../infra/database/change-notifications';
 import { Database } from '../infra/database/database';
+import { PROJECT_CHANGE } from '../projects/projects.service';
 import { projectOfVerifiedHost } from './custom-domains.queries';
+import { hostnameProblem, normalizeHostname } from './hostnames';
 
 interface Entry {
   value: { projectId: string; slug: string } | null;
   expiresAt: number;
 }
 
-// Brief, so a domain removed or a slug changed on another API process is served stale for at most
-// this long; hostnames that are not ours are remembered as such too, sparing the database.
+// Brief, so a domain removed or verified on another API process is served stale for at most this
+// long; hostnames that are not ours are remembered as such too, sparing the database. A project's
+// slug change or deletion drops its entries at once in every process (PROJECT_CHANGE).
 const TTL_MS = 30_000;
 // Any client can send any Host: bounded, so random names cannot grow the map without end.
 const MAX_ENTRIES = 10_000;
@@ -18,16 +22,36 @@ const MAX_ENTRIES = 10_000;
 @Injectable()
 export class CustomDomainHosts {
   private readonly entries = new Map<string, Entry>();
+  private readonly ownHosts: string[];
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly db: Database,
-  ) {}
+    private readonly changes: ChangeNotifications,
+  ) {
+    const target = config.customDomains?.cnameTarget;
+    this.ownHosts = [new URL(config.publicBaseUrl).hostname, new URL(config.cdnUrl).hostname, ...(target ? [target] : [])];
+    changes.subscribe({
+      onChange: { [PROJECT_CHANGE]: (projectId) => this.forgetProject(projectId) },
+      onGap: () => this.entries.clear(),
+    });
+  }
+
+  /**
+   * The Host's name, normalized, when it could be a custom domain; null for our own hosts, IP
+   * addresses, single labels (localhost) and anything else no project could have added, which
+   * are never looked up.
+   */
+  candidate(host: string | undefined): string | null {
+    const hostname = normalizeHostname(host ?? '');
+    return hostnameProblem(hostname, this.ownHosts) === null ? hostname : null;
+  }
 
   async lookup(hostname: string): Promise<{ projectId: string; slug: string } | null> {
     const now = Date.now();
     const cached = this.entries.get(hostname);
     if (cached && cached.expiresAt > now) return cached.value;
+    this.changes.start();
     const value = await projectOfVerifiedHost(this.db.manager, hostname);
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(hostname, { value, expiresAt: now + TTL_MS });
@@ -39,8 +63,8 @@ export class CustomDomainHosts {
     this.entries.delete(hostname);
   }
 
-  /** Whether a Host header names this service itself rather than a possible custom domain. */
-  isOwnHost(hostname: string): boolean {
-    return hostname === new URL(this.config.publicBaseUrl).hostname || hostname === new URL(this.config.cdnUrl).hostname;
+  /** Drops the hostnames of a project whose slug may have changed (or that is gone). */
+  private forgetProject(projectId: string): void {
+    for (const [hostname, entry] of this.entries) if (entry.value?.projectId === projectId) this.entries.delete(hostname);
   }
 }

@@ -12,7 +12,7 @@ import { CustomDomainDto, DeletedCustomDomainDto } from './dto/custom-domain.dto
 const PROJECT_HEADER = { name: 'X-Service-Project', required: true, description: 'The id of one of your projects.' };
 const DOMAIN_ID = { name: 'id', example: 'dom_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' };
 
-/** Hostnames that serve the project's hosted changelog page and feeds. */
+/** Hostnames that serve the project's hosted changelog page, feeds and waitlist page. */
 @ApiTags('Dashboard: custom domains')
 @Controller('v1/dashboard/domains')
 export class CustomDomainsController {
@@ -22,7 +22,10 @@ export class CustomDomainsController {
   @Auth('dashboard')
   @RequiresFeature('custom_domain')
   @ApiHeader(PROJECT_HEADER)
-  @ApiOperation({ summary: 'Adds a hostname (pending until verified); the answer lists the DNS records that prove control.' })
+  @ApiOperation({
+    summary:
+      'Claims a hostname, pending until verified within 7 days; the answer lists the TXT record that proves control and the CNAME that routes it. Another pending claim does not block it; a hostname another project verified does.',
+  })
   @ApiEnvelope(CustomDomainDto, { status: 201 })
   @ApiErrors('VALIDATION_ERROR', 'CUSTOM_DOMAIN_NOT_CONFIGURED', 'HOSTNAME_ALREADY_REGISTERED', 'CUSTOM_DOMAIN_LIMIT_REACHED')
   createDomain(@CurrentProject() project: ProjectRef, @Body() body: CreateCustomDomainDto): Promise<CustomDomainDto> {
@@ -32,7 +35,7 @@ export class CustomDomainsController {
   @Get()
   @Auth('dashboard')
   @ApiHeader(PROJECT_HEADER)
-  @ApiOperation({ summary: "The project's hostnames, oldest first." })
+  @ApiOperation({ summary: "The project's hostnames, oldest first: verified ones and pending claims that have not lapsed." })
   @ApiEnvelope(CustomDomainDto, { isArray: true })
   @ApiErrors('CUSTOM_DOMAIN_NOT_CONFIGURED')
   listDomains(@CurrentProject() project: ProjectRef): Promise<CustomDomainDto[]> {
@@ -46,10 +49,10 @@ export class CustomDomainsController {
   @ApiParam(DOMAIN_ID)
   @ApiOperation({
     summary:
-      'Looks up the TXT record or the CNAME now. Verified: the hostname serves the changelog at once. Not found: status stays pending and last_check_error says what was looked for.',
+      "Looks up the TXT record with the claim's token now. Verified: the hostname serves the project's hosted pages at once. Not found: status stays pending and last_check_error says what was looked for. A lapsed claim is NOT_FOUND; a hostname another project verified first is HOSTNAME_ALREADY_REGISTERED.",
   })
   @ApiEnvelope(CustomDomainDto)
-  @ApiErrors('NOT_FOUND', 'CUSTOM_DOMAIN_NOT_CONFIGURED')
+  @ApiErrors('NOT_FOUND', 'CUSTOM_DOMAIN_NOT_CONFIGURED', 'HOSTNAME_ALREADY_REGISTERED')
   verifyDomain(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<CustomDomainDto> {
     return this.domains.verifyDomain(project, id);
   }

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
 import { isId, newId } from '../common/ids/ids';
@@ -11,15 +12,27 @@ import { planLimit } from '../projects/plans';
 import { lockProject } from '../projects/project-lock';
 import type { ProjectRef } from '../projects/project-ref';
 import { CustomDomainHosts } from './custom-domain-hosts.service';
-import { countProjectDomains, findProjectDomain, listProjectDomains } from './custom-domains.queries';
+import {
+  countProjectDomains,
+  deleteLapsedClaims,
+  findProjectDomain,
+  listLiveProjectDomains,
+  recordCheck,
+  verifiedByAnotherProject,
+} from './custom-domains.queries';
 import { DnsResolver } from './dns-resolver';
+import { hasLapsed, lapsedBefore } from './domain-claims';
 import { CreateCustomDomainDto } from './dto/create-custom-domain.dto';
 import { CustomDomainDto, DeletedCustomDomainDto, toCustomDomainDto } from './dto/custom-domain.dto';
-import { CustomDomainEntity, UQ_CUSTOM_DOMAINS_HOSTNAME } from './entities/custom-domain.entity';
-import { hostnameProblem, normalizeHostname, sameHost, verificationRecordName, verificationRecordValue } from './hostnames';
+import {
+  CustomDomainEntity,
+  UQ_CUSTOM_DOMAINS_PROJECT_HOSTNAME,
+  UQ_CUSTOM_DOMAINS_VERIFIED_HOSTNAME,
+} from './entities/custom-domain.entity';
+import { hostnameProblem, normalizeHostname, verificationRecordName, verificationRecordValue } from './hostnames';
 
 /**
- * Custom domains for the hosted changelog page and feeds (issue 14 point 5; spec:
+ * Custom domains for the hosted changelog page, its feeds and the waitlist page (spec:
  * CUSTOM_DOMAIN_NOT_CONFIGURED, HOSTNAME_ALREADY_REGISTERED, CUSTOM_DOMAIN_LIMIT_REACHED).
  *
  * Choices the spec leaves open:
@@ -27,13 +40,20 @@ import { hostnameProblem, normalizeHostname, sameHost, verificationRecordName, v
  *   domain route answers 503 and no Host is served as a custom domain.
  * - Plans: the `custom_domain` feature (Builder and up) decides whether a project may add any
  *   (PLAN_UPGRADE_REQUIRED); `customDomains` in plans.ts how many (Builder 5, Scale 20). Pending
- *   hostnames count. Taking the project lock before counting makes the cap hold under concurrency.
- * - Proof of control: a TXT record `_launch-service.<hostname>` with the domain's token, or a CNAME
- *   from the hostname to the target. A check that fails is an answer (200, status `pending`,
- *   `last_check_error` says what was looked for), not an error. Once verified, a domain stays
- *   verified until removed (no periodic re-check).
- * - A hostname belongs to one project in the whole service, pending or verified; a second add,
- *   by anyone, is HOSTNAME_ALREADY_REGISTERED (the unique index decides).
+ *   claims count until they lapse. Taking the project lock before counting makes the cap hold
+ *   under concurrency.
+ * - Claims: adding a hostname is a claim, pending until verified. A pending claim blocks no one:
+ *   other projects may claim the same name, each with its own token, and the first to verify holds
+ *   it (the partial unique index over verified rows decides a race). HOSTNAME_ALREADY_REGISTERED
+ *   means another project holds it verified, answered on add and on verify; the losing claims stay
+ *   pending and lapse. A project claims a name once (the same code, with its own message).
+ * - Lapse: a claim not verified 7 days after it was added (domain-claims.ts) is ignored at once,
+ *   by the Clock: left out of the list and the plan count, refused on verify (NOT_FOUND), replaced
+ *   when its project claims the name again; the daily sweep (claim-expiry.service.ts) deletes it.
+ * - Proof of control: only a TXT record `_launch-service.<hostname>` with the claim's own token.
+ *   The CNAME to the shared target routes traffic, and anyone can point one there, so it proves
+ *   nothing. A check that fails is an answer (200, status `pending`, `last_check_error` says what
+ *   was looked for), not an error. Once verified, a domain stays verified until removed.
  */
 @Injectable()
 export class CustomDomainsService {
@@ -49,7 +69,7 @@ export class CustomDomainsService {
 
   async listDomains(project: ProjectRef): Promise<CustomDomainDto[]> {
     const target = this.cnameTarget();
-    const rows = await listProjectDomains(this.db.manager, project.id);
+    const rows = await listLiveProjectDomains(this.db.manager, project.id, lapsedBefore(this.clock.now()));
     return rows.map((row) => toCustomDomainDto(row, target));
   }
 
@@ -61,13 +81,11 @@ export class CustomDomainsService {
     try {
       return await this.db.transaction(async (em) => {
         await lockProject(em, project.id);
-        const { plan } = await em.findOneOrFail(ProjectEntity, { where: { id: project.id }, select: { id: true, plan: true } });
-        const limit = planLimit(plan, 'customDomains');
-        if ((await countProjectDomains(em, project.id)) >= limit) {
-          throw new ApiError('CUSTOM_DOMAIN_LIMIT_REACHED', `The ${plan} plan allows ${limit} custom hostname${limit === 1 ? '' : 's'}.`, {
-            param: 'hostname',
-          });
-        }
+        const now = this.clock.now();
+        // The project's lapsed claims give way: they no longer count, and the name may be claimed anew.
+        await deleteLapsedClaims(em, lapsedBefore(now), project.id);
+        if (await verifiedByAnotherProject(em, hostname, project.id)) throw verifiedElsewhere(hostname, 'hostname');
+        await this.checkPlanLimit(em, project);
         const row = Object.assign(new CustomDomainEntity(), {
           id: newId('dom'),
           projectId: project.id,
@@ -76,14 +94,17 @@ export class CustomDomainsService {
           verifiedAt: null,
           lastCheckedAt: null,
           lastCheckError: null,
-          createdAt: this.clock.now(),
+          createdAt: now,
         });
         await em.insert(CustomDomainEntity, row);
         return toCustomDomainDto(row, target);
       });
     } catch (error) {
-      if (!isUniqueViolation(error, UQ_CUSTOM_DOMAINS_HOSTNAME)) throw error;
-      throw new ApiError('HOSTNAME_ALREADY_REGISTERED', `${hostname} is already registered to a project.`, { param: 'hostname' });
+      if (!isUniqueViolation(error, UQ_CUSTOM_DOMAINS_PROJECT_HOSTNAME)) throw error;
+      throw new ApiError('HOSTNAME_ALREADY_REGISTERED', `${hostname} is already one of this project's hostnames.`, {
+        param: 'hostname',
+        remediation: 'Verify the claim the project has (GET /v1/dashboard/domains lists it), or remove it first.',
+      });
     }
   }
 
@@ -91,13 +112,22 @@ export class CustomDomainsService {
     const target = this.cnameTarget();
     const row = await this.findDomain(project, id);
     if (row.verifiedAt) return toCustomDomainDto(row, target);
+    if (hasLapsed(row, this.clock.now())) throw lapsedClaim(row.hostname);
+    if (await verifiedByAnotherProject(this.db.manager, row.hostname, project.id)) throw verifiedElsewhere(row.hostname, 'id');
     // DNS is asked outside any transaction: a slow resolver must not hold a connection.
-    const error = await this.checkDns(row, target);
-    const now = this.clock.now();
-    const changes = { lastCheckedAt: now, lastCheckError: error, verifiedAt: error ? null : now };
-    await this.db.manager.update(CustomDomainEntity, { id: row.id, projectId: project.id }, changes);
-    if (!error) this.hosts.forget(row.hostname);
-    return toCustomDomainDto(Object.assign(row, changes), target);
+    const error = await this.checkDns(row);
+    const checkedAt = this.clock.now();
+    try {
+      await recordCheck(this.db.manager, row, { checkedAt, error, lapsedBefore: lapsedBefore(checkedAt) });
+    } catch (failure) {
+      if (isUniqueViolation(failure, UQ_CUSTOM_DOMAINS_VERIFIED_HOSTNAME)) throw verifiedElsewhere(row.hostname, 'id');
+      throw failure;
+    }
+    // Read back: a concurrent check, a removal or the lapse may have come first.
+    const current = await this.findDomain(project, id);
+    if (!current.verifiedAt && hasLapsed(current, checkedAt)) throw lapsedClaim(current.hostname);
+    if (current.verifiedAt) this.hosts.forget(current.hostname);
+    return toCustomDomainDto(current, target);
   }
 
   async deleteDomain(project: ProjectRef, id: string): Promise<DeletedCustomDomainDto> {
@@ -108,21 +138,29 @@ export class CustomDomainsService {
     return { id: row.id, deleted: true };
   }
 
+  private async checkPlanLimit(em: EntityManager, project: ProjectRef): Promise<void> {
+    const { plan } = await em.findOneOrFail(ProjectEntity, { where: { id: project.id }, select: { id: true, plan: true } });
+    const limit = planLimit(plan, 'customDomains');
+    if ((await countProjectDomains(em, project.id)) < limit) return;
+    throw new ApiError('CUSTOM_DOMAIN_LIMIT_REACHED', `The ${plan} plan allows ${limit} custom hostname${limit === 1 ? '' : 's'}.`, {
+      param: 'hostname',
+    });
+  }
+
   private async findDomain(project: ProjectRef, id: string): Promise<CustomDomainEntity> {
     const row = isId('dom', id) ? await findProjectDomain(this.db.manager, project.id, id) : null;
     if (!row) throw new ApiError('NOT_FOUND', `No custom domain ${id.slice(0, 40)} in this project.`, { param: 'id' });
     return row;
   }
 
-  /** Null when the TXT record or the CNAME is in place, else what was missing. */
-  private async checkDns(row: CustomDomainEntity, target: string): Promise<string | null> {
+  /** Null when the TXT record with the claim's token is in place, else what was missing. */
+  private async checkDns(row: CustomDomainEntity): Promise<string | null> {
     const txtName = verificationRecordName(row.hostname);
     const expected = verificationRecordValue(row.verificationToken);
     try {
-      const [txt, cname] = await Promise.all([this.dns.resolveTxt(txtName), this.dns.resolveCname(row.hostname)]);
+      const txt = await this.dns.resolveTxt(txtName);
       if (txt.some((chunks) => chunks.join('').trim() === expected)) return null;
-      if (cname.some((name) => sameHost(name, target))) return null;
-      return `No TXT record ${txtName} with the value ${expected}, and no CNAME from ${row.hostname} to ${target}.`;
+      return `No TXT record ${txtName} with the value ${expected}.`;
     } catch (error) {
       this.logger.warn(`DNS check of ${row.hostname} failed: ${(error as { code?: string }).code ?? (error as Error).message}`);
       return `The DNS lookup of ${row.hostname} failed (${(error as { code?: string }).code ?? 'error'}); retry in a few minutes.`;
@@ -141,4 +179,16 @@ export class CustomDomainsService {
   private ownHosts(target: string): string[] {
     return [new URL(this.config.publicBaseUrl).hostname, new URL(this.config.cdnUrl).hostname, target];
   }
+}
+
+function verifiedElsewhere(hostname: string, param: 'hostname' | 'id'): ApiError {
+  return new ApiError('HOSTNAME_ALREADY_REGISTERED', `${hostname} is verified by another project.`, { param });
+}
+
+function lapsedClaim(hostname: string): ApiError {
+  return new ApiError('NOT_FOUND', `The claim on ${hostname} expired 7 days after it was added; add the hostname again.`, {
+    param: 'id',
+    remediation:
+      'POST /v1/dashboard/domains with the hostname makes a new claim with a new token; publish that one and verify within 7 days.',
+  });
 }

@@ -1,13 +1,12 @@
 import { Resolver } from 'node:dns/promises';
 
 /**
- * The DNS lookups a domain check needs: a port, so tests answer them without a DNS server. Both
- * answer an empty list when the name has no such record (NXDOMAIN, NODATA).
+ * The DNS lookup a domain check needs: a port, so tests answer it without a DNS server. It answers
+ * an empty list when the name has no such record (NXDOMAIN, NODATA).
  */
 export abstract class DnsResolver {
   /** TXT records, each as its character strings. */
   abstract resolveTxt(name: string): Promise<string[][]>;
-  abstract resolveCname(name: string): Promise<string[]>;
 }
 
 const ABSENT = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME']);
@@ -18,10 +17,6 @@ export class SystemDnsResolver extends DnsResolver {
 
   resolveTxt(name: string): Promise<string[][]> {
     return this.orNone(this.resolver.resolveTxt(name));
-  }
-
-  resolveCname(name: string): Promise<string[]> {
-    return this.orNone(this.resolver.resolveCname(name));
   }
 
   private async orNone<T>(lookup: Promise<T[]>): Promise<T[]> {

@@ -32,8 +32,3 @@ export function hostnameProblem(hostname: string, ours: readonly string[]): stri
   if (own) return `must not be ${own} or one of its subdomains: that host is this service's own`;
   return null;
 }
-
-/** DNS answers compared the way DNS does: case-insensitive, trailing dot optional. */
-export function sameHost(a: string, b: string): boolean {
-  return normalizeHostname(a) === normalizeHostname(b);
-}

@@ -2,8 +2,9 @@ import { htmlPage } from '../common/html/html-page';
 import type { RawReply } from '../common/http/reply';
 import type { DevMailDto } from './dev-mail.service';
 
-const CONTENT = `<p>The last {{count}} emails of every project, newest first. Development only: with
-<code>NODE_ENV=production</code> this page does not exist. Without <code>SMTP_URL</code> no email leaves the service.</p>
+const CONTENT = `<p>The last {{count}} emails of every project, newest first. Development only: this page exists
+while <code>DEV_MAIL</code> is on (by default under <code>npm start</code>) and answers this machine only. Without
+<code>SMTP_URL</code> no email leaves the service.</p>
 {{^messages}}<p>No mail yet. Sign up to a waitlist (README, "Run it"), then reload.</p>{{/messages}}
 {{#messages}}<hr>
 <p><strong>{{subject}}</strong><br>to {{to}} · {{kind}} · {{status}} · {{created_at}}</p>

@@ -3,11 +3,14 @@ import type { AppConfig } from '../config/app-config';
 import { DevMailController } from './dev-mail.controller';
 import { DevMailService } from './dev-mail.service';
 
-/** Development aids (GET /dev/mail). With NODE_ENV=production nothing is registered at all. */
+/**
+ * Development aids (GET /dev/mail). Registered only with DEV_MAIL on (by default under `npm start`
+ * outside production, see app-config.ts); otherwise the route does not exist at all.
+ */
 @Module({})
 export class DevModule {
   static forRoot(config: AppConfig): DynamicModule {
-    if (config.production) return { module: DevModule };
+    if (!config.devMail) return { module: DevModule };
     return { module: DevModule, controllers: [DevMailController], providers: [DevMailService] };
   }
 }

@@ -20,7 +20,7 @@ const EXAMPLES: Record<ErrorCode, { message: string; param?: string }> = {
   PLAN_UPGRADE_REQUIRED: { message: 'This needs the indie plan or higher; the project is on free.' },
   NOT_FOUND: { message: 'No entry cl_01JD3Z4Q9X8V7T6S5R4Q3P2N1M in this project.', param: 'id' },
   CANNOT_EDIT_PUBLISHED: { message: 'A published entry keeps its title.', param: 'title' },
-  HOSTNAME_ALREADY_REGISTERED: { message: 'updates.example.com is already registered to a project.', param: 'hostname' },
+  HOSTNAME_ALREADY_REGISTERED: { message: 'updates.example.com is verified by another project.', param: 'hostname' },
   IDEMPOTENCY_CONFLICT: { message: 'This Idempotency-Key was already used with a different request body.', param: 'Idempotency-Key' },
   DUPLICATE_SIGNUP: { message: 'This email is already on the waitlist.', param: 'email' },
   BILLING_NOT_CONFIGURED: { message: 'Billing is not configured on this server.' },

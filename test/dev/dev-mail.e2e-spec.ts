@@ -12,12 +12,14 @@ class LogLines extends Writable {
 
 const CONFIRM_LINK = /^https:\/\/launch\.test\/v1\/waitlist\/confirm\?token=[^&\s]+$/;
 
-describe('GET /dev/mail (development)', () => {
+const NO_SUCH_ENDPOINT = { data: null, error: { code: 'NOT_FOUND', message: 'No such endpoint.' } };
+
+describe('GET /dev/mail with DEV_MAIL=on', () => {
   let t: TestApp;
   const log = new LogLines();
 
   beforeAll(async () => {
-    t = await TestApp.start({ env: { LOG_LEVEL: 'info' }, logDestination: log });
+    t = await TestApp.start({ env: { DEV_MAIL: 'on', LOG_LEVEL: 'info' }, logDestination: log });
     // Nest holds framework log lines back until the server listens; supertest never calls listen.
     t.app.flushLogs();
   });
@@ -75,6 +77,54 @@ describe('GET /dev/mail (development)', () => {
       /^Email to lin@example\.com: "Confirm your spot on the Acme Beta waitlist"; links: https:\/\/launch\.test\/v1\/waitlist\/confirm\?token=\S+ .*\(not sent without SMTP_URL; all mail: https:\/\/launch\.test\/dev\/mail\)$/,
     );
   });
+
+  it('answers at a local address: localhost, a loopback address or our own host, whatever the port', async () => {
+    for (const host of ['localhost:3000', 'localhost', '127.0.0.1:3000', '[::1]:3000', 'launch.test']) {
+      const res = await devMail('application/json').set('Host', host);
+      expect({ host, status: res.status }).toEqual({ host, status: 200 });
+    }
+  });
+
+  it.each([
+    ['X-Forwarded-For', '127.0.0.1'],
+    ['Forwarded', 'for=127.0.0.1;proto=http'],
+    ['X-Forwarded-Host', 'localhost:3000'],
+    ['X-Real-IP', '127.0.0.1'],
+  ])('is not found when a proxy passed the request on (%s), even from this machine', async (header, value) => {
+    const res = await devMail('application/json').set(header, value).expect(404);
+    expect(res.body).toMatchObject(NO_SUCH_ENDPOINT);
+    expect(res.body.error.remediation).toBe('Check the method and the path against the API reference at /docs.');
+  });
+
+  it('is not found under a name that is not ours, as a page rebinding its DNS to this machine would send', async () => {
+    for (const host of ['rebind.attacker.example', 'rebind.attacker.example:3000', 'localhost.attacker.example', '10.0.0.5']) {
+      const res = await devMail('text/html').set('Host', host);
+      expect({ host, status: res.status }).toEqual({ host, status: 404 });
+      expect(res.body).toMatchObject(NO_SUCH_ENDPOINT);
+    }
+  });
+});
+
+describe('GET /dev/mail without DEV_MAIL, outside production', () => {
+  let t: TestApp;
+  const log = new LogLines();
+
+  beforeAll(async () => {
+    t = await TestApp.start({ env: { LOG_LEVEL: 'info' }, logDestination: log });
+    t.app.flushLogs();
+  });
+  afterAll(() => t.close());
+
+  it('does not exist, and the mail log line does not point at it', async () => {
+    const seeded = await t.seedProject();
+    await t.api.as(seeded.publishableKey).post('/v1/waitlist/signups').send({ email: 'dev@example.com' }).expect(201);
+    await t.drainJobs();
+    const res = await t.api.get('/dev/mail').set('Accept', 'application/json').expect(404);
+    expect(res.body).toMatchObject(NO_SUCH_ENDPOINT);
+    const mailLines = log.lines.filter((line) => line.context === 'MailOutbox');
+    expect(mailLines).toHaveLength(1);
+    expect(mailLines[0].msg).toMatch(/^Email to dev@example\.com: .*\(not sent without SMTP_URL\)$/);
+  });
 });
 
 describe('GET /dev/mail with NODE_ENV=production', () => {
@@ -92,7 +142,7 @@ describe('GET /dev/mail with NODE_ENV=production', () => {
     await t.api.as(seeded.publishableKey).post('/v1/waitlist/signups').send({ email: 'prod@example.com' }).expect(201);
     await t.drainJobs();
     const res = await t.api.get('/dev/mail').set('Accept', 'application/json').expect(404);
-    expect(res.body).toMatchObject({ data: null, error: { code: 'NOT_FOUND', message: 'No such endpoint.' } });
+    expect(res.body).toMatchObject(NO_SUCH_ENDPOINT);
     const mailLines = log.lines.filter((line) => line.context === 'MailOutbox');
     expect(mailLines).toHaveLength(1);
     expect(mailLines[0].msg).toMatch(/^Email "Confirm your spot on the .+ waitlist" \(mail_\w+\) kept in the mail outbox/);

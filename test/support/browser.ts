@@ -30,6 +30,10 @@ export interface BrowserFixtureOptions {
    * that call the API at that URL, such as Swagger UI's "Try it out".
    */
   publicBaseUrlIsOrigin?: boolean;
+  /** Extra environment variables of the app. */
+  env?: Record<string, string>;
+  /** Hostnames the browser resolves to 127.0.0.1 (custom domains), reached on the app's port. */
+  loopbackHosts?: string[];
 }
 
 /** A free loopback port, to configure the app with its own address before it listens. */
@@ -48,10 +52,12 @@ function freePort(): Promise<number> {
 export async function startAppWithBrowser(options: BrowserFixtureOptions = {}): Promise<BrowserFixture> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   const port = options.publicBaseUrlIsOrigin ? await freePort() : 0;
-  const t = await TestApp.start(port ? { env: { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } } : {});
+  const t = await TestApp.start({ env: { ...(port ? { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } : {}), ...options.env } });
   await t.app.listen(port, '127.0.0.1');
   const origin = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  const hostRules = (options.loopbackHosts ?? []).map((host) => `MAP ${host} 127.0.0.1`).join(',');
+  const args = hostRules ? [...CHROMIUM_ARGS, `--host-resolver-rules=${hostRules}`] : CHROMIUM_ARGS;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args, headless: true });
   return {
     t,
     origin,

@@ -29,7 +29,10 @@ export const ERRORS = {
     status: 409,
     remediation: 'Published entries keep their text; change only labels, pinned, expires_at or announcement, or publish a new entry.',
   },
-  HOSTNAME_ALREADY_REGISTERED: { status: 409, remediation: 'Use a hostname that no other project has registered.' },
+  HOSTNAME_ALREADY_REGISTERED: {
+    status: 409,
+    remediation: 'Another project verified this hostname first; use a hostname no other project holds verified.',
+  },
   IDEMPOTENCY_CONFLICT: {
     status: 409,
     remediation: 'Use a new Idempotency-Key for a different request, or resend the original body unchanged.',

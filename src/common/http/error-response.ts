@@ -68,11 +68,14 @@ function fromBodyParser(error: BodyParserError): ApiError | null {
 
 const UNKNOWN_ROUTE_REMEDIATION = 'Check the method and the path against the API reference at /docs.';
 
+/** The answer to a path no route serves; also for a route that must look as if it did not exist. */
+export function unknownRouteError(): ApiError {
+  return new ApiError('NOT_FOUND', 'No such endpoint.', { remediation: UNKNOWN_ROUTE_REMEDIATION });
+}
+
 function fromHttpException(error: HttpException): ApiError {
   const status = error.getStatus();
-  if (status === 404) {
-    return new ApiError('NOT_FOUND', 'No such endpoint.', { remediation: UNKNOWN_ROUTE_REMEDIATION });
-  }
+  if (status === 404) return unknownRouteError();
   // Nest turns body-parser's SyntaxError (malformed JSON) into a 400 BadRequestException.
   if (status === 400 && /JSON/i.test(error.message)) {
     return new ApiError('VALIDATION_ERROR', `The body is not valid JSON: ${error.message}`, {

@@ -1,10 +1,19 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { claimExpiresAt } from '../domain-claims';
 import { CustomDomainEntity } from '../entities/custom-domain.entity';
 import { verificationRecordName, verificationRecordValue } from '../hostnames';
 
 export class DomainDnsRecordDto {
   @ApiProperty({ enum: ['TXT', 'CNAME'], example: 'TXT' })
   type: 'TXT' | 'CNAME';
+
+  @ApiProperty({
+    enum: ['verification', 'routing'],
+    example: 'verification',
+    description:
+      'verification: the TXT record proves control of the hostname. routing: the CNAME sends its traffic here; it proves nothing.',
+  })
+  purpose: 'verification' | 'routing';
 
   @ApiProperty({ example: '_launch-service.changelog.example.com' })
   name: string;
@@ -23,19 +32,30 @@ export class CustomDomainDto {
   @ApiProperty({
     enum: ['pending', 'verified'],
     example: 'pending',
-    description: 'verified: the hostname serves the hosted changelog and feeds.',
+    description:
+      'verified: the hostname serves the hosted changelog, its feeds and the waitlist page. pending: other projects may claim it too; the first to verify holds it.',
   })
   status: 'pending' | 'verified';
 
   @ApiProperty({
     type: [DomainDnsRecordDto],
     description:
-      'Either record proves control: the TXT record, or a CNAME from the hostname to the target (which also routes its traffic here).',
+      "The TXT record with this claim's token proves control and is the only proof; the CNAME to the target routes the traffic once verified.",
   })
   dns_records: DomainDnsRecordDto[];
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: '2026-11-20T10:00:00.000Z' })
   verified_at: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    example: '2026-11-27T09:58:00.000Z',
+    description:
+      'Pending: when the claim lapses unverified (7 days after it was added); it then leaves the list and must be added again. Null once verified.',
+  })
+  expires_at: string | null;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: '2026-11-20T09:59:00.000Z' })
   last_checked_at: string | null;
@@ -43,7 +63,8 @@ export class CustomDomainDto {
   @ApiProperty({
     type: String,
     nullable: true,
-    example: 'No TXT record _launch-service.changelog.example.com with the token, and no CNAME to domains.launch.example.',
+    example:
+      'No TXT record _launch-service.changelog.example.com with the value launch-service-verification=3f9c2a7d5b1e4f60a8c9d2e1b7a6f5c4.',
     description: 'Why the last check failed; null after a success or before any check.',
   })
   last_check_error: string | null;
@@ -58,10 +79,16 @@ export function toCustomDomainDto(row: CustomDomainEntity, cnameTarget: string):
     hostname: row.hostname,
     status: row.verifiedAt ? 'verified' : 'pending',
     dns_records: [
-      { type: 'TXT', name: verificationRecordName(row.hostname), value: verificationRecordValue(row.verificationToken) },
-      { type: 'CNAME', name: row.hostname, value: cnameTarget },
+      {
+        type: 'TXT',
+        purpose: 'verification',
+        name: verificationRecordName(row.hostname),
+        value: verificationRecordValue(row.verificationToken),
+      },
+      { type: 'CNAME', purpose: 'routing', name: row.hostname, value: cnameTarget },
     ],
     verified_at: row.verifiedAt?.toISOString() ?? null,
+    expires_at: row.verifiedAt ? null : claimExpiresAt(row.createdAt).toISOString(),
     last_checked_at: row.lastCheckedAt?.toISOString() ?? null,
     last_check_error: row.lastCheckError,
     created_at: row.createdAt.toISOString(),

@@ -1,14 +1,18 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { ProjectEntity } from '../../projects/entities/project.entity';
 
-export const UQ_CUSTOM_DOMAINS_HOSTNAME = 'uq_custom_domains_hostname';
+export const UQ_CUSTOM_DOMAINS_VERIFIED_HOSTNAME = 'uq_custom_domains_verified_hostname';
+export const UQ_CUSTOM_DOMAINS_PROJECT_HOSTNAME = 'uq_custom_domains_project_hostname';
 
 /**
- * A hostname that serves a project's hosted changelog and feeds once verified. One project per
- * hostname across the whole service: the unique index decides, also under concurrent adds.
+ * A project's claim on a hostname; once verified, the hostname serves the project's hosted pages.
+ * Several projects may claim one hostname while it is pending; only one can hold it verified, and
+ * the partial unique index over verified rows decides which, also when two verify at once.
  */
 @Entity({ name: 'custom_domains' })
 @Index('ix_custom_domains_project_id', ['projectId', 'id'])
+@Index(UQ_CUSTOM_DOMAINS_PROJECT_HOSTNAME, ['projectId', 'hostname'], { unique: true })
+@Index(UQ_CUSTOM_DOMAINS_VERIFIED_HOSTNAME, ['hostname'], { unique: true, where: 'verified_at IS NOT NULL' })
 export class CustomDomainEntity {
   @PrimaryColumn({ type: 'varchar', length: 32 })
   id: string;
@@ -21,7 +25,6 @@ export class CustomDomainEntity {
   project?: ProjectEntity;
 
   /** Normalized: lower-case, no trailing dot. */
-  @Index(UQ_CUSTOM_DOMAINS_HOSTNAME, { unique: true })
   @Column({ type: 'varchar', length: 253 })
   hostname: string;
 
@@ -39,6 +42,7 @@ export class CustomDomainEntity {
   @Column({ type: 'varchar', length: 500, nullable: true })
   lastCheckError: string | null;
 
+  /** A pending claim lapses CLAIM_TTL_MS after this (domain-claims.ts). */
   @Column({ type: 'timestamptz' })
   createdAt: Date;
 }

@@ -32,14 +32,21 @@ describe('describeKeptMail', () => {
   };
 
   it('shows recipient, subject and links in development, on one line', () => {
-    const line = describeKeptMail(mail, { production: false, publicBaseUrl: 'https://launch.test' });
+    const line = describeKeptMail(mail, { production: false, devMail: true, publicBaseUrl: 'https://launch.test' });
     expect(line).toBe(
       'Email to ada@example.com: "Confirm your spot"; links: https://launch.test/v1/waitlist/confirm?token=abc (not sent without SMTP_URL; all mail: https://launch.test/dev/mail)',
     );
   });
 
+  it('points at GET /dev/mail only while it is on', () => {
+    const line = describeKeptMail(mail, { production: false, devMail: false, publicBaseUrl: 'https://launch.test' });
+    expect(line).toBe(
+      'Email to ada@example.com: "Confirm your spot"; links: https://launch.test/v1/waitlist/confirm?token=abc (not sent without SMTP_URL)',
+    );
+  });
+
   it('shows neither recipient nor links in production', () => {
-    const line = describeKeptMail(mail, { production: true, publicBaseUrl: 'https://launch.test' });
+    const line = describeKeptMail(mail, { production: true, devMail: false, publicBaseUrl: 'https://launch.test' });
     expect(line).toBe('Email "Confirm your spot" (mail_1) kept in the mail outbox; set SMTP_URL to deliver it');
   });
 });

@@ -40,15 +40,16 @@ function smtpTransport(url: string): MailTransport {
 
 /**
  * In development each kept email gets one readable line with its recipient, subject and links, so
- * a newcomer can follow a confirmation link from the terminal (or GET /dev/mail). Production logs
+ * a newcomer can follow a confirmation link from the terminal (or GET /dev/mail while DEV_MAIL is on). Production logs
  * no recipient and no link: links carry one-use tokens, and recipients are personal data.
  */
-export function describeKeptMail(mail: OutgoingMail, config: Pick<AppConfig, 'production' | 'publicBaseUrl'>): string {
+export function describeKeptMail(mail: OutgoingMail, config: Pick<AppConfig, 'production' | 'devMail' | 'publicBaseUrl'>): string {
   const id = mail.headers['X-Mail-Id'];
   if (config.production) return `Email "${mail.subject}" (${id}) kept in the mail outbox; set SMTP_URL to deliver it`;
   const links = linksInMail(mail.text, mail.html);
   const shown = links.length > 0 ? `links: ${links.join(' ')}` : 'no links';
-  return `Email to ${mail.to}: "${mail.subject}"; ${shown} (not sent without SMTP_URL; all mail: ${config.publicBaseUrl}/dev/mail)`;
+  const viewer = config.devMail ? `; all mail: ${config.publicBaseUrl}/dev/mail` : '';
+  return `Email to ${mail.to}: "${mail.subject}"; ${shown} (not sent without SMTP_URL${viewer})`;
 }
 
 function logTransport(config: AppConfig): MailTransport {
