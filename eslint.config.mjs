@@ -30,6 +30,7 @@ export const FEATURES = [
   'widgets',
   'billing',
   'custom-domains',
+  'browser-scripts',
 ];
 const SHELL = ['cli'];
 const MAX_DEPTH = 5;
