@@ -30,6 +30,7 @@ export const FEATURES = [
   'widgets',
   'billing',
   'custom-domains',
+  'browser-scripts',
 ];
 const SHELL = ['cli'];
 const MAX_DEPTH = 5;
@@ -78,6 +79,50 @@ const boundaries = [
   ),
 ];
 
+/**
+ * The browser scripts (src/browser/, bundled by esbuild, embedded on customers' pages): DOM globals,
+ * no runtime dependencies and nothing from the server, no code from strings (a CSP without
+ * 'unsafe-eval' refuses it), no markup from strings (API values are text), no inline styles (a CSP
+ * without 'unsafe-inline' refuses them; styles go through adoptedStyleSheets).
+ */
+const browserScripts = {
+  files: ['src/browser/**/*.ts'],
+  languageOptions: { globals: { ...globals.browser } },
+  rules: {
+    'no-eval': 'error',
+    'no-implied-eval': 'error',
+    'no-new-func': 'error',
+    'no-restricted-properties': [
+      'error',
+      ...['innerHTML', 'outerHTML', 'insertAdjacentHTML', 'createContextualFragment'].map((property) => ({
+        property,
+        message: 'Build elements with h() from shared/dom.ts: values from the API go in as text.',
+      })),
+      { object: 'document', property: 'write', message: 'Build elements with h() from shared/dom.ts.' },
+      ...['style', 'cssText'].map((property) => ({
+        property,
+        message: 'No inline styles (a strict CSP refuses them): use classes in the component stylesheet (adoptStyles).',
+      })),
+    ],
+  },
+};
+
+/** Per folder depth under src/browser/, so that `../` beyond src/browser/ is caught exactly. */
+const browserImports = Array.from({ length: MAX_DEPTH }, (_, depth) => ({
+  files: [['src/browser', ...Array(depth).fill('*'), '*.ts'].join('/')],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { regex: '^[^.]', message: 'The browser scripts have no runtime dependencies: import only from src/browser/.' },
+          { regex: `^${up(depth + 1)}`, message: 'Browser code imports only from src/browser/ (its own folder or shared/).' },
+        ],
+      },
+    ],
+  },
+}));
+
 export default tseslint.config(
   // The classifier's weights are generated data (npm run train:classifier), checked by a test instead.
   { ignores: ['dist/', 'node_modules/', 'coverage/', '.data/', '.test-build/', 'src/feedback/classifier/model/weights.generated.ts'] },
@@ -101,5 +146,7 @@ export default tseslint.config(
   },
   { files: ['*.mjs'], languageOptions: { sourceType: 'module' } },
   ...boundaries,
+  browserScripts,
+  ...browserImports,
   prettier,
 );

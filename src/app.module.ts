@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AnalyticsModule } from './analytics/analytics.module';
 import { AuthModule } from './auth/auth.module';
 import { BillingModule } from './billing/billing.module';
+import { BrowserScriptsModule } from './browser-scripts/browser-scripts.module';
 import { ChangelogModule } from './changelog/changelog.module';
 import { RoutePolicyGuard } from './auth/route-policy.guard';
 import { Clock } from './common/clock/clock';
@@ -52,6 +53,7 @@ const FEATURE_MODULES = [
   BillingModule,
   CustomDomainsModule,
   EmailTemplatesModule,
+  BrowserScriptsModule,
 ];
 
 /**

@@ -88,6 +88,7 @@ const DOCUMENT_EXAMPLES: Record<string, string> = {
   'application/rss+xml':
     '<?xml version="1.0" encoding="utf-8"?>\n<rss version="2.0">\n  <channel>\n    <title>Acme changelog</title>\n    …\n  </channel>\n</rss>\n',
   'application/feed+json': '{"version":"https://jsonfeed.org/version/1","title":"Acme changelog","items":[…]}',
+  'text/javascript': '"use strict";(()=>{…})();\n//# sourceMappingURL=notifications.js.map\n',
 };
 
 /** Adds the examples; answers the properties that had none to give (empty when all is well). */

@@ -58,6 +58,10 @@ export const TAGS: readonly { name: string; description: string }[] = [
     description: 'What the notification bell calls for one end user: inbox, unread count, read, click, archive, reactions.',
   },
   {
+    name: 'Browser scripts',
+    description: 'The embeddable notification bell and changelog widget (script tags on any site), and their content-hashed releases.',
+  },
+  {
     name: 'Changelog (public)',
     description: 'Public changelog pages and feeds (HTML, RSS, Atom, JSON Feed), with no key.',
   },

@@ -65,4 +65,42 @@ describe('import boundaries (npm run lint)', () => {
   it('lets the application shell import anything', async () => {
     expect(await boundaryErrors('src/app.planted.ts', "import { WaitlistModule } from './waitlist/waitlist.module';\n")).toEqual([]);
   });
+
+  it('keeps browser code to src/browser/: no package, nothing of the server, at any depth', async () => {
+    expect(
+      await boundaryErrors('src/browser/changelog/planted.ts', "import { h } from '../shared/dom';\nimport { x } from './x';\n"),
+    ).toEqual([]);
+    expect(await boundaryErrors('src/browser/changelog/panel/planted.ts', "import { h } from '../../shared/dom';\n")).toEqual([]);
+    expect(await boundaryErrors('src/browser/changelog/planted.ts', "import { marked } from 'marked';\n")).toEqual([
+      expect.stringContaining('no runtime dependencies'),
+    ]);
+    expect(await boundaryErrors('src/browser/changelog/planted.ts', "import { ApiError } from '../../common/errors/api-error';\n")).toEqual(
+      [expect.stringContaining('only from src/browser/')],
+    );
+    expect(
+      await boundaryErrors('src/browser/changelog/panel/planted.ts', "import { ERRORS } from '../../../common/errors/error-catalog';\n"),
+    ).toHaveLength(1);
+  });
+
+  it('refuses code from strings, markup from strings and inline styles in browser code', async () => {
+    const source = [
+      'export function planted(element: HTMLElement, value: string): unknown {',
+      '  element.innerHTML = value;',
+      "  element.insertAdjacentHTML('beforeend', value);",
+      "  element.style.color = 'red';",
+      '  document.write(value);',
+      "  return [eval(value), new Function(value), setTimeout('run()', 1)];",
+      '}',
+    ].join('\n');
+    const [result] = await eslint.lintText(source, { filePath: join(__dirname, '../..', 'src/browser/shared/planted.ts') });
+    expect(result.messages.map((message) => message.ruleId)).toEqual([
+      'no-restricted-properties',
+      'no-restricted-properties',
+      'no-restricted-properties',
+      'no-restricted-properties',
+      'no-eval',
+      'no-new-func',
+      'no-implied-eval',
+    ]);
+  });
 });

@@ -3,7 +3,7 @@ import request from 'supertest';
 import type { Test } from 'supertest';
 import { OpenApiValidator } from './openapi-validator';
 
-type Method = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options';
+type Method = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
 
 /** supertest with the house rules: every response is checked against the committed OpenAPI document. */
 export class ApiClient {
@@ -25,6 +25,9 @@ export class ApiClient {
 
   get(path: string): Test {
     return this.request('get', path);
+  }
+  head(path: string): Test {
+    return this.request('head', path);
   }
   post(path: string): Test {
     return this.request('post', path);

@@ -6,8 +6,9 @@ import type { Response } from 'supertest';
 
 type Json = Record<string, unknown>;
 
-// Test-only routes and the documentation itself are not part of the document.
-const UNDOCUMENTED = [/^\/v1\/_probe(\/|$)/, /^\/docs(\/|$|-)/, /^\/openapi\.(json|yaml)$/];
+// Test-only routes, the documentation itself and the browser scripts' source maps (for developer
+// tools, not integrators) are not part of the document.
+const UNDOCUMENTED = [/^\/v1\/_probe(\/|$)/, /^\/docs(\/|$|-)/, /^\/openapi\.(json|yaml)$/, /^\/v1\/[a-z]+(\.[^/.]+)?\.js\.map$/];
 
 function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -60,7 +61,9 @@ export class OpenApiValidator {
       if (res.status === 404 && res.body?.error?.code === 'NOT_FOUND') return; // unknown routes answer NOT_FOUND
       throw new Error(`${method} ${path} is not in openapi.json`);
     }
-    const operation = ((this.document.paths as Json)[route.template] as Json)[method.toLowerCase()] as Json | undefined;
+    // HEAD is answered by the GET route, with the same status and headers and no body.
+    const documented = method.toLowerCase() === 'head' ? 'get' : method.toLowerCase();
+    const operation = ((this.document.paths as Json)[route.template] as Json)[documented] as Json | undefined;
     if (!operation) {
       if (res.status === 404) return;
       throw new Error(`${method} ${route.template} is not in openapi.json`);
@@ -68,8 +71,8 @@ export class OpenApiValidator {
     const responses = operation.responses as Json;
     const status = String(res.status);
     if (!responses[status]) throw new Error(`${method} ${route.template} answered ${status}, which openapi.json does not document`);
-    if (!(res.headers['content-type'] ?? '').includes('application/json')) return;
-    const validate = this.validator(route.template, method.toLowerCase(), status);
+    if (!(res.headers['content-type'] ?? '').includes('application/json') || documented !== method.toLowerCase()) return;
+    const validate = this.validator(route.template, documented, status);
     if (validate && !validate(res.body)) {
       throw new Error(
         `${method} ${route.template} ${status} body does not match openapi.json: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(res.body).slice(0, 2000)}`,

@@ -21,13 +21,18 @@ function buildDir(): string {
   return dir;
 }
 
-/** Starts `tsc` into `dir` without waiting; it writes `dir/.ready`, or `dir.failed` with the output. Returns its pid. */
+/**
+ * Starts the build `npm run build` does (`tsc`, then the browser scripts into `dir/browser`) without
+ * waiting; it writes `dir/.ready`, or `dir.failed` with the output. Returns its pid.
+ */
 export function startBackgroundBuild(dir: string): number {
   mkdirSync(dirname(dir), { recursive: true });
   const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  const args = [tsc, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', dir, '--tsBuildInfoFile', join(dir, '.tsbuildinfo')];
-  const quoted = [process.execPath, ...args].map((part) => `'${part}'`).join(' ');
-  const child = spawn('sh', ['-c', `${quoted} > '${dir}.log' 2>&1 && touch '${dir}/.ready' || mv '${dir}.log' '${dir}.failed'`], {
+  const quote = (args: string[]) => [process.execPath, ...args].map((part) => `'${part}'`).join(' ');
+  const compile = quote([tsc, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', dir, '--tsBuildInfoFile', join(dir, '.tsbuildinfo')]);
+  const bundle = quote([join(ROOT, 'scripts', 'build-browser.js'), '--outdir', join(dir, 'browser')]);
+  const command = `{ ${compile} && ${bundle}; } > '${dir}.log' 2>&1 && touch '${dir}/.ready' || mv '${dir}.log' '${dir}.failed'`;
+  const child = spawn('sh', ['-c', command], {
     cwd: ROOT,
     detached: true,
     stdio: 'ignore',
