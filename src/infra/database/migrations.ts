@@ -13,6 +13,7 @@ import { DashboardProjects1795708818985 } from './migrations/1795708818985-Dashb
 import { Billing1795708867469 } from './migrations/1795708867469-Billing';
 import { CustomDomains1795710057843 } from './migrations/1795710057843-CustomDomains';
 import { EmailTemplates1795711033476 } from './migrations/1795711033476-EmailTemplates';
+import { EncryptionKeyFingerprints1795794861982 } from './migrations/1795794861982-EncryptionKeyFingerprints';
 
 /** Every migration, oldest first. Generated with `npm run migration:generate -- <Name>`, read, then listed here. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   Billing1795708867469,
   CustomDomains1795710057843,
   EmailTemplates1795711033476,
+  EncryptionKeyFingerprints1795794861982,
 ];
