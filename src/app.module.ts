@@ -24,6 +24,7 @@ import { NotificationsModule } from './notifications/notifications.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { DatabaseModule } from './infra/database/database.module';
 import { ErasureRegistryModule } from './infra/erasure/erasure-registry.module';
+import { EncryptionModule } from './infra/encryption/encryption.module';
 import { MailModule } from './infra/mail/mail.module';
 import { QueueModule } from './infra/queue/queue.module';
 import { RateLimitModule } from './infra/rate-limit/rate-limit.module';
@@ -35,6 +36,11 @@ export interface AppModuleOptions {
   clock?: Clock;
   /** Extra modules, such as the test-only probe module of the e2e suites. */
   imports?: Type<unknown>[];
+  /**
+   * Check ENCRYPTION_KEY against the database's fingerprint at start (default: yes). The CLI turns
+   * it off for commands that open no sealed value, and for `encryption:reseal`, which checks both keys.
+   */
+  checkEncryptionKey?: boolean;
 }
 
 /** Feature modules. Each later capability adds its module here. */
@@ -72,6 +78,7 @@ export class AppModule {
         ConfigModule.forRoot(config, options.clock),
         DatabaseModule.forRoot(ENTITIES),
         ErasureRegistryModule,
+        EncryptionModule.forRoot({ atStart: options.checkEncryptionKey !== false }),
         QueueModule,
         MailModule,
         RateLimitModule,

@@ -1,10 +1,7 @@
 import { INestApplicationContext, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { randomBytes } from 'node:crypto';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { AppModule, AppModuleOptions } from './app.module';
 import { answerClientErrors } from './common/http/client-error';
 import { configureHttp } from './common/http/configure-http';
@@ -12,7 +9,9 @@ import { EnvelopeExpressAdapter } from './common/http/envelope';
 import { LogSettings, PinoNestLogger, createRootLogger } from './common/logging/logger';
 import { AppConfig, ConfigError, LogLevel, loadConfig, logFormatOf, withDatabaseUrl } from './config/app-config';
 import { guardCustomDomains } from './custom-domains/custom-domain-gate';
+import { withEncryptionKey } from './config/encryption-key';
 import { StartupFailure, probePostgres, probeRedis } from './infra/backend-probes';
+import { EncryptionKeyRefused } from './infra/encryption/encryption-key-check';
 import { EmbeddedDatabaseInUse, EmbeddedPostgres, embeddedLockHolder, startEmbeddedPostgres } from './infra/database/embedded-postgres';
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi-document';
 import type { ProcessLifecycle } from './shutdown';
@@ -89,18 +88,6 @@ async function sharedEmbeddedDatabase(dataDir: string): Promise<string | null> {
   }
 }
 
-/** Without ENCRYPTION_KEY a key is generated once into DATA_DIR, so restarts can still decrypt. */
-function ensureEncryptionKey(config: AppConfig): AppConfig {
-  if (config.encryptionKey) return config;
-  const path = join(config.dataDir, 'encryption.key');
-  if (!existsSync(path)) {
-    mkdirSync(config.dataDir, { recursive: true });
-    writeFileSync(path, randomBytes(32).toString('base64'), { mode: 0o600 });
-    new Logger('Config').warn(`ENCRYPTION_KEY is not set; generated one in ${path}. Set ENCRYPTION_KEY in production.`);
-  }
-  return Object.freeze({ ...config, encryptionKey: Buffer.from(readFileSync(path, 'utf8').trim(), 'base64') });
-}
-
 /** Fails with one line naming the setting when DATABASE_URL or REDIS_URL does not answer (backend-probes.ts). */
 async function checkBackends(config: AppConfig): Promise<void> {
   const probes: Promise<void>[] = [];
@@ -135,7 +122,7 @@ export async function prepare(lifecycle: ProcessLifecycle, options: PrepareOptio
     new Logger('EmbeddedPostgres').log(`Embedded PostgreSQL in ${config.dataDir} at ${embedded.url}`);
     config = withDatabaseUrl(config, embedded.url);
   }
-  return { config: ensureEncryptionKey(config), embedded };
+  return { config: withEncryptionKey(config), embedded };
 }
 
 /**
@@ -148,6 +135,7 @@ export function failStart(lifecycle: ProcessLifecycle, error: unknown): Promise<
   if (error instanceof ConfigError) logger.fatal({ context: 'Config', problems: error.problems }, error.message.replace(/\n\s*/g, ' '));
   else if (error instanceof StartupFailure)
     logger.fatal({ context: 'Startup', setting: error.setting, reason: error.reason }, error.message);
+  else if (error instanceof EncryptionKeyRefused) logger.fatal({ context: 'Startup', setting: error.setting }, error.message);
   else if (error instanceof EmbeddedDatabaseInUse) logger.fatal({ context: 'Startup', holder_pid: error.holder.pid }, error.message);
   else if (isAddressInUse(error))
     logger.fatal(
@@ -180,7 +168,13 @@ export async function createHttpApp(config: AppConfig, options: HttpAppOptions =
   guardCustomDomains(app, config);
   // Before init: Nest's not-found handler comes after everything registered by then.
   serveOpenApi(app, buildOpenApiDocument(app));
-  await app.init();
+  try {
+    await app.init();
+  } catch (error) {
+    // A refused start (ENCRYPTION_KEY, the job catalog) closes the pool and queues it opened.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   return app;
 }
 

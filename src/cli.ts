@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { createContext, failStart, prepare } from './bootstrap';
-import { UsageError } from './common/cli/command';
+import { type Command, UsageError } from './common/cli/command';
 import { helpFor, parseCommand, runCommand, usage } from './cli/cli-commands';
 import { ProcessLifecycle } from './shutdown';
 
 /** The operator CLI (CONTRACT.md): one JSON object on stdout with --json, errors on stderr. */
 async function cli(lifecycle: ProcessLifecycle, argv: string[]): Promise<number> {
+  let command: Command;
   try {
     // Help needs no database: answered before anything starts.
     const help = helpFor(argv);
@@ -13,7 +14,7 @@ async function cli(lifecycle: ProcessLifecycle, argv: string[]): Promise<number>
       process.stdout.write(`${help}\n`);
       return 0;
     }
-    parseCommand(argv);
+    command = parseCommand(argv).command;
   } catch (error) {
     process.stderr.write(`error: ${(error as UsageError).message}\n\n${usage()}\n`);
     return 2;
@@ -23,7 +24,7 @@ async function cli(lifecycle: ProcessLifecycle, argv: string[]): Promise<number>
     cli: true,
     overrides: { WORKERS: 'off', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
   });
-  const context = await createContext(config);
+  const context = await createContext(config, { checkEncryptionKey: command.opensSealedValues === true });
   try {
     return await runCommand(context, argv, {
       stdout: (text) => process.stdout.write(text),

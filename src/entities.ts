@@ -30,6 +30,7 @@ import { ProjectEntity } from './projects/entities/project.entity';
 import { ProjectSlugChangeEntity } from './projects/slug-history/entities/project-slug-change.entity';
 import { ProjectSlugHistoryEntity } from './projects/slug-history/entities/project-slug-history.entity';
 import { MailMessageEntity } from './infra/mail/entities/mail-message.entity';
+import { EncryptionKeyFingerprintEntity } from './infra/encryption/entities/encryption-key-fingerprint.entity';
 import { WaitlistCounterEntity } from './waitlist/entities/waitlist-counter.entity';
 import { WaitlistEmailTokenEntity } from './waitlist/entities/waitlist-email-token.entity';
 import { WaitlistSignupEntity } from './waitlist/entities/waitlist-signup.entity';
@@ -65,6 +66,7 @@ export const ENTITIES = [
   ContactErasureEntity,
   CustomDomainEntity,
   EmailTemplateEntity,
+  EncryptionKeyFingerprintEntity,
   EventEntity,
   FeedbackEntity,
   IdempotencyRecordEntity,

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { CHANGELOG_DRAFT_COMMANDS } from '../changelog/drafts/drafts.cli';
 import { ApiError } from '../common/errors/api-error';
 import { Database } from '../infra/database/database';
+import { ENCRYPTION_COMMANDS } from '../infra/encryption/encryption.cli';
 import { WAITLIST_COMMANDS } from '../waitlist/waitlist.cli';
 import { type Command, JSON_OPTION as json, UsageError, type Values } from '../common/cli/command';
 import { generateMigration } from './migration-generator';
@@ -35,6 +36,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   ...WAITLIST_COMMANDS,
   ...CHANGELOG_DRAFT_COMMANDS,
+  ...ENCRYPTION_COMMANDS,
 };
 
 const HELP_FLAGS = new Set(['--help', '-h']);

@@ -120,6 +120,20 @@ describe('loadConfig', () => {
     }
   });
 
+  it('refuses NODE_ENV=production without ENCRYPTION_KEY, except for the CLI', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    try {
+      loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEY: '' });
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([expect.stringMatching(/^ENCRYPTION_KEY is required with NODE_ENV=production/)]);
+    }
+    const key = Buffer.alloc(32, 3).toString('base64');
+    expect(loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEY: key }).encryptionKey).toEqual(Buffer.alloc(32, 3));
+    expect(loadConfig({ NODE_ENV: 'production' }, { cli: true }).encryptionKey).toBeNull();
+    expect(loadConfig({ ENCRYPTION_KEY_PREVIOUS: key }).encryptionKeyPrevious).toEqual(Buffer.alloc(32, 3));
+    expect(() => loadConfig({ ENCRYPTION_KEY_PREVIOUS: 'short' })).toThrow('ENCRYPTION_KEY_PREVIOUS must be 32 bytes');
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ REDIS_URL: '', DATABASE_URL: '' })).toMatchObject({ redisUrl: null, databaseUrl: null });
   });

@@ -39,7 +39,10 @@ export interface AppConfig {
   readonly publicBaseUrl: string;
   readonly cdnUrl: string;
   readonly jwt: { readonly jwksUrl: string; readonly issuer: string | null; readonly audience: string | null } | null;
+  /** ENCRYPTION_KEY; when unset, bootstrap.ts fills in the key generated into DATA_DIR (encryption-key.ts; never in production). */
   readonly encryptionKey: Buffer | null;
+  /** ENCRYPTION_KEY_PREVIOUS: the key `encryption:reseal` re-seals stored secrets from. */
+  readonly encryptionKeyPrevious: Buffer | null;
   readonly smtpUrl: string | null;
   readonly mailFrom: string;
   readonly turnstile: { readonly secret: string | null; readonly verifyUrl: string; readonly siteKey: string | null };
@@ -111,6 +114,7 @@ const SECRET_VARIABLES = new Set([
   'DATABASE_URL',
   'REDIS_URL',
   'ENCRYPTION_KEY',
+  'ENCRYPTION_KEY_PREVIOUS',
   'SMTP_URL',
   'TURNSTILE_SECRET',
   'STRIPE_SECRET_KEY',
@@ -142,13 +146,26 @@ function devMailOf(env: Env, raw: Record<string, string | undefined>): boolean {
   return !production && INTERACTIVE_SCRIPTS.has(raw.npm_lifecycle_event ?? '');
 }
 
+/**
+ * With NODE_ENV=production the API server and the worker never invent an ENCRYPTION_KEY: a key
+ * generated into a container's DATA_DIR dies with the container, and every secret sealed under it
+ * with it. The CLI may run without one (its commands that open sealed values refuse at start).
+ */
+function requiredInProduction(env: Env, kind: ProcessKind): string[] {
+  if (env.NODE_ENV !== 'production' || env.ENCRYPTION_KEY || kind.cli) return [];
+  return [
+    'ENCRYPTION_KEY is required with NODE_ENV=production: set it to the key the stored secrets were sealed with, or for a new installation to 32 random bytes in base64 (openssl rand -base64 32)',
+  ];
+}
+
 /** Reads only the variables of CONTRACT.md (plus WORKERS and QUEUE_PREFIX); empty strings count as unset. */
 export function loadConfig(source: Record<string, string | undefined> = process.env, kind: ProcessKind = {}): AppConfig {
   const raw: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries(source)) if (value !== undefined && value !== '') raw[key] = value;
   const env = plainToInstance(Env, raw, { excludeExtraneousValues: false });
   const errors = validateSync(env, { whitelist: false, forbidUnknownValues: false });
-  if (errors.length > 0) throw new ConfigError(describeProblems(errors, raw));
+  const problems = [...describeProblems(errors, raw), ...requiredInProduction(env, kind)];
+  if (problems.length > 0) throw new ConfigError(problems);
 
   const port = env.PORT ?? 3000;
   const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
@@ -162,6 +179,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     cdnUrl: (env.CDN_URL ?? publicBaseUrl).replace(/\/+$/, ''),
     jwt: env.JWT_JWKS_URL ? { jwksUrl: env.JWT_JWKS_URL, issuer: env.JWT_ISSUER ?? null, audience: env.JWT_AUDIENCE ?? null } : null,
     encryptionKey: env.ENCRYPTION_KEY ? Buffer.from(env.ENCRYPTION_KEY, 'base64') : null,
+    encryptionKeyPrevious: env.ENCRYPTION_KEY_PREVIOUS ? Buffer.from(env.ENCRYPTION_KEY_PREVIOUS, 'base64') : null,
     smtpUrl: env.SMTP_URL ?? null,
     mailFrom: env.MAIL_FROM ?? 'Launch Service <no-reply@localhost>',
     turnstile: {

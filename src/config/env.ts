@@ -125,6 +125,11 @@ export class Env {
   @Validate(Base64Key32Constraint)
   ENCRYPTION_KEY?: string;
 
+  /** The key being replaced, read only by the CLI's encryption:reseal. */
+  @IsOptional()
+  @Validate(Base64Key32Constraint)
+  ENCRYPTION_KEY_PREVIOUS?: string;
+
   @IsOptional()
   @Matches(/^smtps?:\/\/.+/, { message: 'must be an smtp:// or smtps:// URL' })
   SMTP_URL?: string;

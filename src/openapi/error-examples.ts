@@ -59,6 +59,7 @@ const EXAMPLES: Record<ErrorCode, { message: string; param?: string }> = {
   PAYLOAD_TOO_LARGE: { message: 'The body is larger than 1 MB.', param: 'body' },
   SERVICE_UNAVAILABLE: { message: 'A backing service (database or Redis) did not answer in time.' },
   TURNSTILE_UNAVAILABLE: { message: 'The bot check could not be completed; nothing was saved. Retry in a few moments.' },
+  SEALED_VALUE_UNREADABLE: { message: "A secret stored for this project cannot be decrypted with the server's ENCRYPTION_KEY." },
   UNSUPPORTED_MEDIA_TYPE: { message: 'Send the body uncompressed, in UTF-8.', param: 'body' },
   ALREADY_SUBSCRIBED: {
     message: 'This email already follows the changelog (confirmed, or waiting for confirmation).',

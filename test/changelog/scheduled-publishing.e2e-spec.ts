@@ -177,7 +177,8 @@ async function startProcess(
     REDIS_URL: process.env.REDIS_URL,
     QUEUE_PREFIX: `t_${randomBytes(6).toString('hex')}`,
     PUBLIC_BASE_URL: 'https://launch.test',
-    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    // A second process of the same deployment: the same key (a start with another one is refused).
+    ENCRYPTION_KEY: t.config.encryptionKey!.toString('base64'),
   };
   const app = await createHttpApp(withDatabaseUrl(loadConfig(env), t.config.databaseUrl!), { clock });
   return { app, api: new ApiClient(app.getHttpServer()), clock };

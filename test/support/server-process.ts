@@ -119,3 +119,52 @@ export async function runCli(env: Record<string, string>, ...argv: string[]): Pr
   });
   return JSON.parse(stdout) as Record<string, unknown>;
 }
+
+export interface EndedProcess {
+  /** The exit code, or the signal's name when it was killed. */
+  code: number | string;
+  /** stdout and stderr as they came. */
+  output: string;
+  stdout: string;
+  ms: number;
+}
+
+/**
+ * Runs `node <build>/<script> …args` with only PATH and the given environment until it exits by
+ * itself, or kills it after `limitMs` (the code is then 'SIGKILL'). For start-up refusals.
+ */
+export async function runToExit(script: string, env: Record<string, string>, limitMs: number, ...args: string[]): Promise<EndedProcess> {
+  const dir = await ensureBuild();
+  const started = Date.now();
+  const child = spawn(process.execPath, [join(dir, script), ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', LOG_FORMAT: 'json', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
+  const code = await new Promise<number | string>((resolve) => child.once('exit', (exit, signal) => resolve(exit ?? signal ?? -1)));
+  clearTimeout(timer);
+  return { code, output, stdout, ms: Date.now() - started };
+}
+
+/** The JSON log lines at error level or above; a line that is not a log line (a stack, a library's print) counts as one. */
+export function errorLogLines(output: string): Record<string, unknown>[] {
+  return output
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      try {
+        return JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        return { level: 50, raw: line };
+      }
+    })
+    .filter((entry) => typeof entry.level === 'number' && entry.level >= 50);
+}

@@ -12,6 +12,12 @@ export interface Command {
   summary?: string;
   options: Record<string, { type: 'string' | 'boolean' }>;
   positionals?: boolean;
+  /**
+   * The command opens or seals stored secrets: it starts only with the ENCRYPTION_KEY the
+   * database's fingerprint names, as the server does. Other commands skip that check, so that a
+   * shell without the server's key can still list projects, and never records a key of its own.
+   */
+  opensSealedValues?: boolean;
   run(context: INestApplicationContext, values: Values, positionals: string[]): Promise<Record<string, unknown>>;
 }
 

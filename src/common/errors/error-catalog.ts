@@ -90,6 +90,11 @@ export const ERRORS = {
   PAYLOAD_TOO_LARGE: { status: 413, remediation: 'Send a smaller body; requests are limited to 1 MB.' },
   SERVICE_UNAVAILABLE: { status: 503, remediation: 'A backing service is down; retry in a few moments.' },
   TURNSTILE_UNAVAILABLE: { status: 503, remediation: 'The bot-check service could not be reached; retry in a few moments.' },
+  SEALED_VALUE_UNREADABLE: {
+    status: 503,
+    remediation:
+      'The server cannot decrypt a secret it stored for this project: it runs with another ENCRYPTION_KEY than the one that sealed it, or the stored value is damaged. Retrying does not help; the operator must restart it with the previous ENCRYPTION_KEY, or re-seal the stored secrets under the new key (CLI: encryption:reseal).',
+  },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     remediation: 'Send the body as UTF-8 JSON, uncompressed or with Content-Encoding gzip, deflate or br.',

@@ -1,4 +1,5 @@
 import { HttpException, Logger } from '@nestjs/common';
+import { SealedValueUnreadable } from '../crypto/secret-box';
 import { ApiError } from '../errors/api-error';
 import type { ErrorCode } from '../errors/error-catalog';
 import type { WireAnswer } from './request-context';
@@ -89,9 +90,12 @@ function fromHttpException(error: HttpException): ApiError {
   return new ApiError('INTERNAL_ERROR', 'Something went wrong on our side.', { cause: error });
 }
 
+const UNREADABLE_MESSAGE = "A secret stored for this project cannot be decrypted with the server's ENCRYPTION_KEY.";
+
 /**
  * Maps any thrown value to an ApiError; a backing service that is down or silent becomes 503
- * SERVICE_UNAVAILABLE with Retry-After; other unknown errors become INTERNAL_ERROR, logged once.
+ * SERVICE_UNAVAILABLE with Retry-After; a stored secret that ENCRYPTION_KEY cannot open, 503
+ * SEALED_VALUE_UNREADABLE; other unknown errors become INTERNAL_ERROR, logged once.
  */
 export function toApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof ApiError) return error;
@@ -105,6 +109,11 @@ export function toApiError(error: unknown, requestId: string): ApiError {
       cause: error,
       headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) },
     });
+  }
+  if (error instanceof SealedValueUnreadable) {
+    // The operator's to fix (ENCRYPTION_KEY), not a bug: one error line, without the stack or the value.
+    logger.error({ request_id: requestId, reason: error.message }, 'Stored secret unreadable with ENCRYPTION_KEY');
+    return new ApiError('SEALED_VALUE_UNREADABLE', UNREADABLE_MESSAGE, { cause: error });
   }
   // Redacted: a failed query's parameters (emails, tokens) never reach the log.
   logger.error({ err: redactError(error), request_id: requestId }, 'Unhandled error');

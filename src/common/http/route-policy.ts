@@ -82,7 +82,8 @@ export function Auth(mode: AuthMode, options: AuthOptions = {}): MethodDecorator
   // Any route can meet a database or Redis outage (common/http/backend-outage.ts).
   const errors: ErrorCode[] = [...docs.errors, 'SERVICE_UNAVAILABLE'];
   if (policy.browser && mode === 'none') errors.push('RATE_LIMITED');
-  if (policy.endUser) errors.push('USER_HASH_INVALID', 'VALIDATION_ERROR');
+  // SEALED_VALUE_UNREADABLE: the user_hash check opens the project's sealed signing secret.
+  if (policy.endUser) errors.push('USER_HASH_INVALID', 'VALIDATION_ERROR', 'SEALED_VALUE_UNREADABLE');
   const decorators = [
     SetMetadata(ROUTE_POLICY, policy),
     ApiExtension(ROUTE_POLICY_EXTENSION, policy),

@@ -14,6 +14,7 @@ import { Billing1795708867469 } from './migrations/1795708867469-Billing';
 import { CustomDomains1795710057843 } from './migrations/1795710057843-CustomDomains';
 import { EmailTemplates1795711033476 } from './migrations/1795711033476-EmailTemplates';
 import { IdempotencyRecordProject1795794695849 } from './migrations/1795794695849-IdempotencyRecordProject';
+import { EncryptionKeyFingerprints1795794861982 } from './migrations/1795794861982-EncryptionKeyFingerprints';
 import { CustomDomainClaims1795795327476 } from './migrations/1795795327476-CustomDomainClaims';
 
 /** Every migration, oldest first. Generated with `npm run migration:generate -- <Name>`, read, then listed here. */
@@ -34,5 +35,6 @@ export const MIGRATIONS = [
   CustomDomains1795710057843,
   EmailTemplates1795711033476,
   IdempotencyRecordProject1795794695849,
+  EncryptionKeyFingerprints1795794861982,
   CustomDomainClaims1795795327476,
 ];

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { Reseal } from '../../infra/encryption/sealed-values';
 
 /** The sealed secrets of one project as stored. */
 export interface SealedSecretsRow {
@@ -50,4 +51,30 @@ export async function findSealedSecrets(em: EntityManager, projectId: string): P
 export async function hasSigningSecret(em: EntityManager, projectId: string): Promise<boolean> {
   const rows: unknown[] = await em.query('SELECT 1 FROM notification_signing_secrets WHERE project_id = $1', [projectId]);
   return rows.length === 1;
+}
+
+/** Any one sealed secret (the start-up key check tries it); null when no project has one. */
+export async function sampleSealedSecret(em: EntityManager): Promise<string | null> {
+  const rows: Array<{ secret_ciphertext: string }> = await em.query('SELECT secret_ciphertext FROM notification_signing_secrets LIMIT 1');
+  return rows[0]?.secret_ciphertext ?? null;
+}
+
+/**
+ * `encryption:reseal`'s pass over the signing secrets: current and previous secret of every
+ * project, locked for update (one row per project); only rows with a changed value are written.
+ */
+export async function resealSecrets(em: EntityManager, reseal: Reseal): Promise<void> {
+  const rows: Array<{ project_id: string; secret_ciphertext: string; previous_ciphertext: string | null }> = await em.query(
+    'SELECT project_id, secret_ciphertext, previous_ciphertext FROM notification_signing_secrets ORDER BY project_id FOR UPDATE',
+  );
+  for (const row of rows) {
+    const secret = reseal(row.secret_ciphertext, row.project_id);
+    const previous = row.previous_ciphertext === null ? null : reseal(row.previous_ciphertext, row.project_id);
+    if (secret === row.secret_ciphertext && previous === row.previous_ciphertext) continue;
+    await em.query('UPDATE notification_signing_secrets SET secret_ciphertext = $2, previous_ciphertext = $3 WHERE project_id = $1', [
+      row.project_id,
+      secret,
+      previous,
+    ]);
+  }
 }

@@ -10,7 +10,8 @@ import { Database } from '../../infra/database/database';
 import type { ProjectRef } from '../../projects/project-ref';
 import { RotatedSigningSecretDto, SigningSecretDto } from './dto/signing-secret.dto';
 import { generateSigningSecret, previousValidUntil } from './signing-secret-format';
-import { findSealedSecrets, insertFirstSecret, rotateSecret } from './signing-secrets.queries';
+import { SealedValues } from '../../infra/encryption/sealed-values';
+import { findSealedSecrets, insertFirstSecret, resealSecrets, rotateSecret, sampleSealedSecret } from './signing-secrets.queries';
 
 const NO_SECRETS: SigningSecretSet = { current: null, previous: null };
 /** The change kind a signing secret's creation or rotation is announced under (id: the project). */
@@ -22,7 +23,9 @@ const SECRET_CHANGE = 'signing-secret';
  *
  * Choices the spec leaves open:
  * - Format: `svc_ntf_` and 40 base62 characters. Stored sealed (AES-256-GCM with ENCRYPTION_KEY),
- *   never hashed: the service computes HMACs with it. Never stored in clear anywhere, so the create
+ *   never hashed: the service computes HMACs with it. Registered with SealedValues, so
+ *   `encryption:reseal` moves it to a new key; one the key cannot open makes a user_hash check
+ *   answer 503 SEALED_VALUE_UNREADABLE. Never stored in clear anywhere, so the create
  *   and rotate calls take no Idempotency-Key (a replay would have to keep the secret); a create
  *   whose answer was lost answers 409 on retry, and a rotation gets a fresh one.
  * - Rotating a project that has no secret answers 404 NOT_FOUND (create it first): a rotation
@@ -48,8 +51,10 @@ export class SigningSecretsService implements OnModuleInit {
     private readonly clock: Clock,
     private readonly verifier: EndUserVerifier,
     private readonly changes: ChangeNotifications,
+    sealedValues: SealedValues,
   ) {
     this.box = config.encryptionKey ? new SecretBox(config.encryptionKey) : null;
+    sealedValues.register({ name: 'notification_signing_secrets', sample: sampleSealedSecret, resealAll: resealSecrets });
     changes.subscribe({
       onChange: { [SECRET_CHANGE]: (projectId) => this.cache.invalidate(projectId) },
       onGap: () => this.cache.clear(),

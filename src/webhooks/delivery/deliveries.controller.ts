@@ -67,7 +67,7 @@ export class DeliveriesController {
   @ApiOperation({ summary: 'Send a signed `webhook.test` event now and answer the outcome of that one attempt (not stored, not retried).' })
   @ApiParam(ENDPOINT_ID)
   @ApiEnvelope(WebhookTestResultDto)
-  @ApiErrors('NOT_FOUND')
+  @ApiErrors('NOT_FOUND', 'SEALED_VALUE_UNREADABLE')
   testEndpoint(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<WebhookTestResultDto> {
     return this.deliveries.test(project, id);
   }

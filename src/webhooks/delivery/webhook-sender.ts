@@ -36,6 +36,10 @@ const LEASE_MARGIN_MS = 30_000;
  * - A delivery whose endpoint is switched off when its turn comes ends `failed` ("endpoint
  *   disabled"), using no further attempts: nothing piles up behind a dead receiver. After fixing the
  *   receiver and re-enabling the endpoint, `POST /v1/webhooks/{id}/recover {since}` sends them again.
+ * - An endpoint whose URL or secret ENCRYPTION_KEY cannot open (SealedValueUnreadable: a changed key,
+ *   a damaged row) fails the attempt before anything is sent, with that reason on the row: retried
+ *   on the schedule like any failure (so a restored key delivers it), never counted toward the
+ *   endpoint's streak (the receiver is not at fault), and the worker goes on with other rows.
  */
 @Injectable()
 export class WebhookSender implements OnModuleInit, OnApplicationShutdown {

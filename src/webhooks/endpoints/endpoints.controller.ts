@@ -61,7 +61,7 @@ export class EndpointsController {
   })
   @ApiParam(ENDPOINT_ID)
   @ApiEnvelope(EndpointDto)
-  @ApiErrors('NOT_FOUND', 'VALIDATION_ERROR', 'INVALID_WEBHOOK_URL')
+  @ApiErrors('NOT_FOUND', 'VALIDATION_ERROR', 'INVALID_WEBHOOK_URL', 'SEALED_VALUE_UNREADABLE')
   updateWebhook(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Body() body: UpdateEndpointDto): Promise<EndpointDto> {
     return this.endpoints.updateEndpoint(project, id, body);
   }

@@ -25,7 +25,15 @@ import { UpdateEndpointDto } from './dto/update-endpoint.dto';
 import { parseEvents } from './endpoint-events';
 import { generateWebhookSecret, PREVIOUS_SECRET_GRACE_MS, WebhookSecretBox } from './endpoint-secrets';
 import { lockProject } from '../../projects/project-lock';
-import { countEndpoints, deleteEndpoint, findEndpoint, listEndpoints } from './endpoints.queries';
+import { SealedValues } from '../../infra/encryption/sealed-values';
+import {
+  countEndpoints,
+  deleteEndpoint,
+  findEndpoint,
+  listEndpoints,
+  resealEndpoints,
+  sampleSealedEndpointValue,
+} from './endpoints.queries';
 
 /** The reason shown when the owner switches an endpoint off (PATCH status disabled). */
 export const DISABLED_BY_OWNER = 'disabled by the owner';
@@ -43,7 +51,8 @@ export const DISABLED_BY_OWNER = 'disabled by the owner';
  *   consecutive_failures, created_at, updated_at}; `signing_secret` only in the create and rotate
  *   answers. Status `enabled` | `disabled` (the spec's "switched off"), with a reason.
  * - The URL and secret are sealed with ENCRYPTION_KEY (AES-256-GCM); the masked URL is kept beside
- *   them (url-rules.ts maskWebhookUrl). URL rules: url-policy/ (https, default port, no
+ *   them (url-rules.ts maskWebhookUrl). The columns are registered with SealedValues, so
+ *   `encryption:reseal` moves them to a new key. URL rules: url-policy/ (https, default port, no
  *   credentials, no IP literal, no internal name, public DNS only; chat formats need the service's
  *   URL shape; a recognised chat URL sent as json stays json).
  * - Secret: `whsec_` + 32 base64url characters; the whole string is the HMAC key (as Stripe's).
@@ -65,7 +74,10 @@ export class EndpointsService {
     private readonly clock: Clock,
     private readonly urls: WebhookUrlPolicy,
     @Inject(WebhookSecretBox) private readonly box: WebhookSecretBox,
-  ) {}
+    sealedValues: SealedValues,
+  ) {
+    sealedValues.register({ name: 'webhook_endpoints', sample: sampleSealedEndpointValue, resealAll: resealEndpoints });
+  }
 
   async createEndpoint(project: ProjectRef, input: CreateEndpointDto, idem: IdempotentCall | null = null): Promise<CreatedEndpointDto> {
     assertPlanAllows(project, 'webhooks');
