@@ -16,10 +16,10 @@ import {
 import { EmailTemplatesService } from './email-templates.service';
 
 const PROJECT_HEADER = { name: 'X-Service-Project', required: true, description: 'The id of one of your projects.' };
-const EMAIL_TEMPLATE_NAME = oneOfKind(
-  EMAIL_TEMPLATE_NAMES,
-  `No email template has this name; the names are ${EMAIL_TEMPLATE_NAMES.join(', ')}.`,
-);
+const EMAIL_TEMPLATE_NAME = {
+  ...oneOfKind(EMAIL_TEMPLATE_NAMES, 'No email template has this name.'),
+  remediation: `Use one of: ${EMAIL_TEMPLATE_NAMES.join(', ')}.`,
+};
 
 /** The texts of the emails the service sends to the project's people. */
 @ApiTags('Dashboard: email templates')

@@ -8,6 +8,7 @@ export const PROJECT_SLUG_PARAM = patternKind({
   pattern: SLUG_PATTERN,
   example: 'acme',
   mismatch: 'No project has this slug.',
+  remediation: "Use the project's slug as shown in the dashboard; slugs are lowercase letters, digits and hyphens.",
   description: "The project's slug.",
 });
 

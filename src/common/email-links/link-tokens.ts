@@ -18,7 +18,8 @@ export interface IssuedToken {
 export const LINK_TOKEN_PARAM = patternKind({
   pattern: /^[A-Za-z0-9_-]{1,128}$/,
   example: 'q3J0cWx1Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2Q',
-  mismatch: 'This link token is unknown: copy the whole link from the email.',
+  mismatch: 'This link token is unknown.',
+  remediation: 'Open the link from the email again, or copy the whole address.',
 });
 
 export function hashLinkToken(token: string): string {

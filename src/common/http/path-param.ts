@@ -16,6 +16,8 @@ export interface PathParamKind {
   readonly schema: { readonly pattern?: string; readonly enum?: readonly string[]; readonly example: string };
   /** Said when a value is not of this kind. */
   readonly mismatch: string;
+  /** What to do instead, when the catalog's remediation of the not-found code does not fit. */
+  readonly remediation?: string;
   /** Documented on the parameter, unless the route says more. */
   readonly description?: string;
   matches(value: string): boolean;
@@ -46,9 +48,9 @@ export function idKind(prefix: IdPrefix): PathParamKind {
 }
 
 /** A value matching `pattern` (anchored). */
-export function patternKind(kind: { pattern: RegExp; example: string; mismatch: string; description?: string }): PathParamKind {
-  const { pattern, example, mismatch, description } = kind;
-  return { schema: { pattern: pattern.source, example }, mismatch, description, matches: (value) => pattern.test(value) };
+export function patternKind(kind: Omit<PathParamKind, 'schema' | 'matches'> & { pattern: RegExp; example: string }): PathParamKind {
+  const { pattern, example, ...texts } = kind;
+  return { ...texts, schema: { pattern: pattern.source, example }, matches: (value) => pattern.test(value) };
 }
 
 /** One of a fixed list of names. */
@@ -69,7 +71,7 @@ export class PathParamPipe implements PipeTransform<unknown, string> {
     if (typeof value === 'string' && this.kind.matches(value)) return value;
     // Thrown like an error; the exception filter writes the page as it is.
     if (this.options.notFoundPage) throw this.options.notFoundPage();
-    throw new ApiError(this.options.notFound ?? 'NOT_FOUND', this.kind.mismatch, { param: this.name });
+    throw new ApiError(this.options.notFound ?? 'NOT_FOUND', this.kind.mismatch, { param: this.name, remediation: this.kind.remediation });
   }
 }
 
