@@ -92,6 +92,11 @@ describe('hostile emails and URLs', () => {
       expect(res.body.error.message).toBe('Email must not have a quoted local part: write the address without quotation marks.');
       const crlf = await t.api.as(owner.secretKey).post('/v1/changelog/subscribers').send({ email: '"a\r\nb"@example.com' });
       expect(crlf.body.error.message).toBe('Email must not contain control characters (line breaks, tabs, NUL, direction marks).');
+      const group = await t.api
+        .as(owner.secretKey)
+        .post('/v1/notifications/audience')
+        .send({ emails: ['ada@example.com', '"<victim@evil.test>"@example.com'] });
+      expect(group.body.error.message).toBe('Emails.1 must not have a quoted local part: write the address without quotation marks.');
       const stats = await t.api.as(owner.secretKey).get('/v1/waitlist/stats').expect(200);
       expect(stats.body.data.total_signups).toBe(0);
       const subscribers = await t.api.as(owner.secretKey).get('/v1/changelog/subscribers').expect(200);
