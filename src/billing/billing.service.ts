@@ -93,9 +93,10 @@ export class BillingService {
     return this.provider.createPortalSession(account.customerId, returnUrl);
   }
 
-  private returnUrl(given: string | undefined, param: string, defaultPath: string): string {
+  private returnUrl(given: string | null | undefined, param: string, defaultPath: string): string {
     const origins = new Set([...this.config.dashboardOrigins, new URL(this.config.publicBaseUrl).origin]);
-    if (given === undefined) return `${this.config.dashboardOrigins[0] ?? this.config.publicBaseUrl}${defaultPath}`;
+    // Optional fields may also be sent as null (IsOptional lets it through): the default too.
+    if (given === undefined || given === null) return `${this.config.dashboardOrigins[0] ?? this.config.publicBaseUrl}${defaultPath}`;
     if (!origins.has(new URL(given).origin)) {
       throw new ApiError('VALIDATION_ERROR', `${param} must be on the dashboard (DASHBOARD_ORIGINS) or on PUBLIC_BASE_URL.`, {
         param,

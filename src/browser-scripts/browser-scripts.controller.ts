@@ -1,10 +1,11 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope } from '../common/http/api-docs';
 import type { RawReply } from '../common/http/reply';
+import { PathParam } from '../common/http/path-param';
 import { Auth } from '../common/http/route-policy';
 import { AcceptsGzip } from './accepts-gzip.decorator';
-import { ApiLatestScript, ApiPinnedScript, ApiConditionalGet } from './browser-scripts.docs';
+import { ApiConditionalGet, ApiLatestScript, ApiPinnedScript, SCRIPT_HASH_PARAM } from './browser-scripts.docs';
 import { BrowserScriptsDto } from './dto/browser-scripts.dto';
 import { BrowserScriptsService } from './browser-scripts.service';
 
@@ -27,7 +28,7 @@ export class BrowserScriptsController {
   @Get('notifications.:hash.js')
   @Auth('none')
   @ApiPinnedScript('The notification bell')
-  getPinnedNotificationsScript(@Param('hash') hash: string, @AcceptsGzip() gzip: boolean): Promise<RawReply> {
+  getPinnedNotificationsScript(@PathParam('hash', SCRIPT_HASH_PARAM) hash: string, @AcceptsGzip() gzip: boolean): Promise<RawReply> {
     return this.scripts.getScript('notifications', gzip, hash);
   }
 
@@ -41,7 +42,7 @@ export class BrowserScriptsController {
   @Get('changelog.:hash.js')
   @Auth('none')
   @ApiPinnedScript('The changelog widget')
-  getPinnedChangelogScript(@Param('hash') hash: string, @AcceptsGzip() gzip: boolean): Promise<RawReply> {
+  getPinnedChangelogScript(@PathParam('hash', SCRIPT_HASH_PARAM) hash: string, @AcceptsGzip() gzip: boolean): Promise<RawReply> {
     return this.scripts.getScript('changelog', gzip, hash);
   }
 
@@ -67,7 +68,7 @@ export class BrowserScriptsController {
   @Get('notifications.:hash.js.map')
   @Auth('none')
   @ApiExcludeEndpoint()
-  getPinnedNotificationsSourceMap(@Param('hash') hash: string, @AcceptsGzip() gzip: boolean): Promise<RawReply> {
+  getPinnedNotificationsSourceMap(@PathParam('hash', SCRIPT_HASH_PARAM) hash: string, @AcceptsGzip() gzip: boolean): Promise<RawReply> {
     return this.scripts.getSourceMap('notifications', gzip, hash);
   }
 
@@ -81,7 +82,7 @@ export class BrowserScriptsController {
   @Get('changelog.:hash.js.map')
   @Auth('none')
   @ApiExcludeEndpoint()
-  getPinnedChangelogSourceMap(@Param('hash') hash: string, @AcceptsGzip() gzip: boolean): Promise<RawReply> {
+  getPinnedChangelogSourceMap(@PathParam('hash', SCRIPT_HASH_PARAM) hash: string, @AcceptsGzip() gzip: boolean): Promise<RawReply> {
     return this.scripts.getSourceMap('changelog', gzip, hash);
   }
 }

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiParam, ApiProduces, ApiResponse } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import { ApiErrors } from '../common/http/api-docs';
+import { patternKind } from '../common/http/path-param';
 
 /** The OpenAPI description of the script routes: media type, caching headers, conditional requests. */
 
@@ -52,7 +53,6 @@ export function ApiPinnedScript(what: string): MethodDecorator {
     ApiOperation({
       summary: `${what} at its content-hashed address (listed by GET /v1/browser-scripts.json): never changes, Cache-Control: ${cacheControl}. Another hash than the current one is NOT_FOUND.`,
     }),
-    ApiParam({ name: 'hash', example: '0a1b2c3d4e5f6789', description: 'The content hash of the current release (16 hex digits).' }),
     ApiHeader(IF_NONE_MATCH),
     ApiProduces('text/javascript'),
     ApiResponse(scriptResponse(what, cacheControl)),
@@ -60,6 +60,15 @@ export function ApiPinnedScript(what: string): MethodDecorator {
     ApiErrors('NOT_FOUND'),
   );
 }
+
+/** The content hash in a pinned script's address: 16 hex digits; anything else names no release. */
+export const SCRIPT_HASH_PARAM = patternKind({
+  pattern: /^[0-9a-f]{16}$/,
+  example: '0a1b2c3d4e5f6789',
+  mismatch: 'No release of this script has this hash.',
+  remediation: 'GET /v1/browser-scripts.json lists the current hashed addresses; use <name>.js to follow upgrades.',
+  description: 'The content hash of the current release (16 hex digits).',
+});
 
 /** If-None-Match and its 304, for a cached JSON answer (its 200 comes from @ApiEnvelope). */
 export function ApiConditionalGet(): MethodDecorator {

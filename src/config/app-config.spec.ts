@@ -33,6 +33,14 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ publicBaseUrl: 'https://launch.example.com', cdnUrl: 'https://cdn.example.com' });
   });
 
+  it('refuses at start a URL that isURL accepts but the URL parser cannot read (else every request that reads it fails)', () => {
+    for (const url of ['https://xn--a.example.com', 'https://[fe80::1%25eth0]', 'https://\u2488.example.com']) {
+      expect(() => loadConfig({ PUBLIC_BASE_URL: url })).toThrow('PUBLIC_BASE_URL must be an absolute http(s) URL');
+      expect(() => loadConfig({ STRIPE_API_URL: url })).toThrow('STRIPE_API_URL must be an absolute http(s) URL');
+    }
+    expect(loadConfig({ PUBLIC_BASE_URL: 'http://launch:3000' }).publicBaseUrl).toBe('http://launch:3000');
+  });
+
   it('reads every variable of the contract', () => {
     const config = loadConfig({
       DATABASE_URL: 'postgres://u:p@db:5432/launch',

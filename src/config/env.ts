@@ -5,7 +5,6 @@ import {
   IsInt,
   IsOptional,
   IsString,
-  IsUrl,
   Matches,
   Max,
   Min,
@@ -14,6 +13,7 @@ import {
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
+import { IsHttpUrl } from '../common/validation/http-url';
 import { parseDurationList } from './durations';
 import { TRUST_PROXY_FORMS, parseTrustProxy } from './trust-proxy';
 
@@ -75,7 +75,6 @@ export function parseOriginList(value: string): string[] | null {
   return origins.length > 0 ? origins : null;
 }
 
-const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 
 /**
@@ -105,15 +104,15 @@ export class Env {
   REDIS_URL?: string;
 
   @IsOptional()
-  @IsUrl(URL_OPTIONS, { message: 'must be an absolute http(s) URL' })
+  @IsHttpUrl({}, { message: 'must be an absolute http(s) URL' })
   PUBLIC_BASE_URL?: string;
 
   @IsOptional()
-  @IsUrl(URL_OPTIONS, { message: 'must be an absolute http(s) URL' })
+  @IsHttpUrl({}, { message: 'must be an absolute http(s) URL' })
   CDN_URL?: string;
 
   @IsOptional()
-  @IsUrl(URL_OPTIONS, { message: 'must be an absolute http(s) URL of a JSON Web Key Set' })
+  @IsHttpUrl({}, { message: 'must be an absolute http(s) URL of a JSON Web Key Set' })
   JWT_JWKS_URL?: string;
 
   @IsOptional()
@@ -145,7 +144,7 @@ export class Env {
   TURNSTILE_SECRET?: string;
 
   @IsOptional()
-  @IsUrl(URL_OPTIONS, { message: 'must be an absolute http(s) URL' })
+  @IsHttpUrl({}, { message: 'must be an absolute http(s) URL' })
   TURNSTILE_VERIFY_URL?: string;
 
   // The public half of the bot check: the hosted signup page (/w/{slug}) shows the widget with it.
@@ -262,7 +261,7 @@ export class Env {
 
   /** The provider's API address; tests and mock servers only (default: the provider's public API). */
   @IsOptional()
-  @IsUrl(URL_OPTIONS, { message: 'must be an absolute http(s) URL' })
+  @IsHttpUrl({}, { message: 'must be an absolute http(s) URL' })
   STRIPE_API_URL?: string;
 
   // Custom domains (README "Custom domains"); unset: domain routes answer CUSTOM_DOMAIN_NOT_CONFIGURED.

@@ -1,5 +1,6 @@
-import { Controller, Delete, Get, Param, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { PathId } from '../common/http/path-param';
 import { Auth } from '../common/http/route-policy';
 import { CurrentCaller, CurrentProject } from '../auth/current.decorators';
 import type { Caller } from '../auth/caller';
@@ -13,7 +14,6 @@ import { ErasureDto } from './erasure/dto/erasure.dto';
 import { erasureActorOf } from './erasure/erasure-actor';
 import { ErasureService } from './erasure/erasure.service';
 
-export const CONTACT_ID = { name: 'id', example: 'ct_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' };
 export const ERASE_SUMMARY =
   'Erase the person everywhere this project holds them (contact, waitlist signups, feedback email, changelog subscriber, bell state, mail history, event payloads), in one step; answers what was removed and keeps an audit record without personal data.';
 
@@ -37,20 +37,25 @@ export class ContactsController {
   @Get(':id')
   @Auth('secret')
   @ApiOperation({ summary: 'One contact.' })
-  @ApiParam(CONTACT_ID)
   @ApiEnvelope(ContactDto)
   @ApiErrors('CONTACT_NOT_FOUND')
-  getContact(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<ContactDto> {
+  getContact(
+    @CurrentProject() project: ProjectRef,
+    @PathId('id', 'ct', { notFound: 'CONTACT_NOT_FOUND' }) id: string,
+  ): Promise<ContactDto> {
     return this.contacts.getContact(project, id);
   }
 
   @Delete(':id')
   @Auth('secret')
   @ApiOperation({ summary: ERASE_SUMMARY })
-  @ApiParam(CONTACT_ID)
   @ApiEnvelope(ErasureDto)
   @ApiErrors('CONTACT_NOT_FOUND')
-  eraseContact(@CurrentProject() project: ProjectRef, @CurrentCaller() caller: Caller, @Param('id') id: string): Promise<ErasureDto> {
+  eraseContact(
+    @CurrentProject() project: ProjectRef,
+    @CurrentCaller() caller: Caller,
+    @PathId('id', 'ct', { notFound: 'CONTACT_NOT_FOUND' }) id: string,
+  ): Promise<ErasureDto> {
     return this.erasure.eraseContact(project, id, erasureActorOf(caller));
   }
 }

@@ -1,11 +1,12 @@
-import { Controller, Delete, Get, Param } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Caller } from '../auth/caller';
 import { CurrentCaller, CurrentProject } from '../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
+import { PathId } from '../common/http/path-param';
 import { Auth } from '../common/http/route-policy';
 import type { ProjectRef } from '../projects/project-ref';
-import { CONTACT_ID, ERASE_SUMMARY } from './contacts.controller';
+import { ERASE_SUMMARY } from './contacts.controller';
 import { ContactsService } from './contacts.service';
 import { ContactDto } from './dto/contact.dto';
 import { ErasureDto } from './erasure/dto/erasure.dto';
@@ -27,23 +28,24 @@ export class DashboardContactsController {
   @Get(':id')
   @Auth('dashboard')
   @ApiOperation({ summary: 'One contact of the project.' })
-  @ApiParam(CONTACT_ID)
   @ApiEnvelope(ContactDto)
   @ApiErrors('CONTACT_NOT_FOUND')
-  getDashboardContact(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<ContactDto> {
+  getDashboardContact(
+    @CurrentProject() project: ProjectRef,
+    @PathId('id', 'ct', { notFound: 'CONTACT_NOT_FOUND' }) id: string,
+  ): Promise<ContactDto> {
     return this.contacts.getContact(project, id);
   }
 
   @Delete(':id')
   @Auth('dashboard')
   @ApiOperation({ summary: ERASE_SUMMARY })
-  @ApiParam(CONTACT_ID)
   @ApiEnvelope(ErasureDto)
   @ApiErrors('CONTACT_NOT_FOUND')
   eraseDashboardContact(
     @CurrentProject() project: ProjectRef,
     @CurrentCaller() caller: Caller,
-    @Param('id') id: string,
+    @PathId('id', 'ct', { notFound: 'CONTACT_NOT_FOUND' }) id: string,
   ): Promise<ErasureDto> {
     return this.erasure.eraseContact(project, id, erasureActorOf(caller));
   }

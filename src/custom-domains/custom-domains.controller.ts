@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentProject } from '../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
+import { PathId } from '../common/http/path-param';
 import { Auth } from '../common/http/route-policy';
 import type { ProjectRef } from '../projects/project-ref';
 import { RequiresFeature } from '../projects/requires-feature';
@@ -10,7 +11,6 @@ import { CreateCustomDomainDto } from './dto/create-custom-domain.dto';
 import { CustomDomainDto, DeletedCustomDomainDto } from './dto/custom-domain.dto';
 
 const PROJECT_HEADER = { name: 'X-Service-Project', required: true, description: 'The id of one of your projects.' };
-const DOMAIN_ID = { name: 'id', example: 'dom_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' };
 
 /** Hostnames that serve the project's hosted changelog page, feeds and waitlist page. */
 @ApiTags('Dashboard: custom domains')
@@ -46,25 +46,23 @@ export class CustomDomainsController {
   @HttpCode(200)
   @Auth('dashboard')
   @ApiHeader(PROJECT_HEADER)
-  @ApiParam(DOMAIN_ID)
   @ApiOperation({
     summary:
       "Looks up the TXT record with the claim's token now. Verified: the hostname serves the project's hosted pages at once. Not found: status stays pending and last_check_error says what was looked for. A lapsed claim is NOT_FOUND; a hostname another project verified first is HOSTNAME_ALREADY_REGISTERED.",
   })
   @ApiEnvelope(CustomDomainDto)
   @ApiErrors('NOT_FOUND', 'CUSTOM_DOMAIN_NOT_CONFIGURED', 'HOSTNAME_ALREADY_REGISTERED')
-  verifyDomain(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<CustomDomainDto> {
+  verifyDomain(@CurrentProject() project: ProjectRef, @PathId('id', 'dom') id: string): Promise<CustomDomainDto> {
     return this.domains.verifyDomain(project, id);
   }
 
   @Delete(':id')
   @Auth('dashboard')
   @ApiHeader(PROJECT_HEADER)
-  @ApiParam(DOMAIN_ID)
   @ApiOperation({ summary: 'Removes a hostname; it stops serving the changelog (other API processes within 30 seconds).' })
   @ApiEnvelope(DeletedCustomDomainDto)
   @ApiErrors('NOT_FOUND', 'CUSTOM_DOMAIN_NOT_CONFIGURED')
-  deleteDomain(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<DeletedCustomDomainDto> {
+  deleteDomain(@CurrentProject() project: ProjectRef, @PathId('id', 'dom') id: string): Promise<DeletedCustomDomainDto> {
     return this.domains.deleteDomain(project, id);
   }
 }

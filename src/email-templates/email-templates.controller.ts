@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentProject } from '../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
+import { PathParam, oneOfKind } from '../common/http/path-param';
 import { Auth } from '../common/http/route-policy';
 import type { ProjectRef } from '../projects/project-ref';
 import { EMAIL_TEMPLATE_NAMES } from './email-template-catalog';
@@ -15,7 +16,10 @@ import {
 import { EmailTemplatesService } from './email-templates.service';
 
 const PROJECT_HEADER = { name: 'X-Service-Project', required: true, description: 'The id of one of your projects.' };
-const NAME = { name: 'name', enum: EMAIL_TEMPLATE_NAMES, example: 'waitlist_confirmation' };
+const EMAIL_TEMPLATE_NAME = {
+  ...oneOfKind(EMAIL_TEMPLATE_NAMES, 'No email template has this name.'),
+  remediation: `Use one of: ${EMAIL_TEMPLATE_NAMES.join(', ')}.`,
+};
 
 /** The texts of the emails the service sends to the project's people. */
 @ApiTags('Dashboard: email templates')
@@ -35,24 +39,22 @@ export class EmailTemplatesController {
   @Get(':name')
   @Auth('dashboard')
   @ApiHeader(PROJECT_HEADER)
-  @ApiParam(NAME)
   @ApiOperation({ summary: 'One template: the subject and body sent now, and the defaults.' })
   @ApiEnvelope(EmailTemplateDto)
   @ApiErrors('NOT_FOUND')
-  getEmailTemplate(@CurrentProject() project: ProjectRef, @Param('name') name: string): Promise<EmailTemplateDto> {
+  getEmailTemplate(@CurrentProject() project: ProjectRef, @PathParam('name', EMAIL_TEMPLATE_NAME) name: string): Promise<EmailTemplateDto> {
     return this.templates.getTemplate(project, name);
   }
 
   @Put(':name')
   @Auth('dashboard')
   @ApiHeader(PROJECT_HEADER)
-  @ApiParam(NAME)
   @ApiOperation({ summary: "Saves the project's own subject and body; emails written from now on use them." })
   @ApiEnvelope(EmailTemplateDto)
   @ApiErrors('NOT_FOUND', 'VALIDATION_ERROR', 'EMAIL_TEMPLATE_INVALID')
   putEmailTemplate(
     @CurrentProject() project: ProjectRef,
-    @Param('name') name: string,
+    @PathParam('name', EMAIL_TEMPLATE_NAME) name: string,
     @Body() body: PutEmailTemplateDto,
   ): Promise<EmailTemplateDto> {
     return this.templates.putTemplate(project, name, body);
@@ -61,11 +63,13 @@ export class EmailTemplatesController {
   @Delete(':name')
   @Auth('dashboard')
   @ApiHeader(PROJECT_HEADER)
-  @ApiParam(NAME)
   @ApiOperation({ summary: 'Resets the template to the default text; answers the template as it is now.' })
   @ApiEnvelope(EmailTemplateDto)
   @ApiErrors('NOT_FOUND')
-  resetEmailTemplate(@CurrentProject() project: ProjectRef, @Param('name') name: string): Promise<EmailTemplateDto> {
+  resetEmailTemplate(
+    @CurrentProject() project: ProjectRef,
+    @PathParam('name', EMAIL_TEMPLATE_NAME) name: string,
+  ): Promise<EmailTemplateDto> {
     return this.templates.resetTemplate(project, name);
   }
 
@@ -73,7 +77,6 @@ export class EmailTemplatesController {
   @HttpCode(200)
   @Auth('dashboard')
   @ApiHeader(PROJECT_HEADER)
-  @ApiParam(NAME)
   @ApiOperation({
     summary: 'Renders a subject and body (default: those sent now) with sample values, as the email would be sent. Stores nothing.',
   })
@@ -81,7 +84,7 @@ export class EmailTemplatesController {
   @ApiErrors('NOT_FOUND', 'VALIDATION_ERROR', 'EMAIL_TEMPLATE_INVALID')
   previewEmailTemplate(
     @CurrentProject() project: ProjectRef,
-    @Param('name') name: string,
+    @PathParam('name', EMAIL_TEMPLATE_NAME) name: string,
     @Body() body: PreviewEmailTemplateDto,
   ): Promise<EmailPreviewDto> {
     return this.templates.previewTemplate(project, name, body);

@@ -1,5 +1,6 @@
-import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { PathId } from '../common/http/path-param';
 import { Auth } from '../common/http/route-policy';
 import { CurrentCaller, CurrentProject } from '../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
@@ -51,10 +52,9 @@ export class FeedbackController {
   @Get(':feedback_id')
   @Auth('secret')
   @ApiOperation({ summary: "One feedback record, including the submitter's email." })
-  @ApiParam({ name: 'feedback_id', example: 'fb_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' })
   @ApiEnvelope(FeedbackDetailDto)
   @ApiErrors('NOT_FOUND')
-  getFeedback(@CurrentProject() project: ProjectRef, @Param('feedback_id') feedbackId: string): Promise<FeedbackDetailDto> {
+  getFeedback(@CurrentProject() project: ProjectRef, @PathId('feedback_id', 'fb') feedbackId: string): Promise<FeedbackDetailDto> {
     return this.feedback.getFeedback(project, feedbackId);
   }
 }

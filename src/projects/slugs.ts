@@ -1,6 +1,16 @@
 import { randomBase62 } from '../auth/api-key-format';
+import { patternKind } from '../common/http/path-param';
 
 export const SLUG_PATTERN = /^[a-z0-9-]{1,40}$/;
+
+/** A project slug in a path (`/public/changelog/{project_slug}`); any other text names no project. */
+export const PROJECT_SLUG_PARAM = patternKind({
+  pattern: SLUG_PATTERN,
+  example: 'acme',
+  mismatch: 'No project has this slug.',
+  remediation: "Use the project's slug as shown in the dashboard; slugs are lowercase letters, digits and hyphens.",
+  description: "The project's slug.",
+});
 
 /**
  * Slugs that would shadow a path of the service, look like ours to a visitor, or name common

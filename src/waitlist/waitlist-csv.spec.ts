@@ -67,6 +67,10 @@ describe('toImportRow', () => {
   it.each([
     ['not-an-email', 'email is not a valid email'],
     [',', 'email is empty'],
+    ['"""a,b""@x.io"', 'email is not a valid email'],
+    ['"""a\r\nBcc: v@evil.test""@x.io"', 'email is not a valid email'],
+    ['"""<v@evil.test>""@x.io"', 'email is not a valid email'],
+    ['a\u0001b@x.io', 'email is not a valid email'],
     ['a@x.io,paused', 'status must be one of waiting, invited, unsubscribed'],
     ['a@x.io,,maybe', 'confirmed must be true or false'],
     ['a@x.io,,,yesterday', 'created_at is not an ISO 8601 date-time'],

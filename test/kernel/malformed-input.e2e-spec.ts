@@ -75,6 +75,8 @@ const BAD_CURSORS: [string, string][] = [
   ['a negative position', rawCursor({ position: -5 })],
   ['a fractional position', rawCursor({ position: 1.5 })],
   ['a position beyond the safe integers', rawCursor({ position: 2 ** 53 })],
+  ['a position past PostgreSQL integer (2^31)', rawCursor({ position: 2 ** 31 })],
+  ['the largest safe integer as a position', rawCursor({ position: 2 ** 53 - 1 })],
   ['an out-of-range number', rawCursor({ position: 1e308 })],
   ['a position as a string', rawCursor({ position: '2' })],
   ['a position in an array', rawCursor({ position: [2] })],

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, IsUrl, MaxLength } from 'class-validator';
-
-const URL_RULE = { require_protocol: true, protocols: ['http', 'https'], require_tld: false };
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsHttpUrl } from '../../common/validation/http-url';
 
 export class CreateCheckoutDto {
   @ApiProperty({ example: 'indie', description: 'indie or builder; any other name answers INVALID_PLAN.' })
@@ -15,7 +14,7 @@ export class CreateCheckoutDto {
       'Where the provider sends the browser after paying: on a DASHBOARD_ORIGINS origin or PUBLIC_BASE_URL. Default: the first dashboard origin (or PUBLIC_BASE_URL) + /billing?checkout=success.',
   })
   @IsOptional()
-  @IsUrl(URL_RULE)
+  @IsHttpUrl()
   @MaxLength(2048)
   success_url?: string;
 
@@ -24,7 +23,7 @@ export class CreateCheckoutDto {
     description: 'Where a cancelled checkout returns; same rule and default (checkout=cancelled).',
   })
   @IsOptional()
-  @IsUrl(URL_RULE)
+  @IsHttpUrl()
   @MaxLength(2048)
   cancel_url?: string;
 }
@@ -36,7 +35,7 @@ export class CreatePortalSessionDto {
       'Where the portal returns; on a DASHBOARD_ORIGINS origin or PUBLIC_BASE_URL. Default: the first dashboard origin (or PUBLIC_BASE_URL) + /billing.',
   })
   @IsOptional()
-  @IsUrl(URL_RULE)
+  @IsHttpUrl()
   @MaxLength(2048)
   return_url?: string;
 }

@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiExtraModels, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { ApiExtraModels, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Caller } from '../../auth/caller';
 import { CurrentCaller, CurrentProject } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
+import { PathId } from '../../common/http/path-param';
 import { Paged, WithMeta } from '../../common/http/reply';
 import { Auth } from '../../common/http/route-policy';
 import { CurrentIdempotency } from '../../idempotency/idempotency-claims';
@@ -25,7 +26,6 @@ const ENTRY_META = {
     description: 'Present when this request ended the announcement of another entry.',
   },
 };
-const ENTRY_ID = { name: 'id', example: 'ce_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' };
 
 @ApiTags('Changelog')
 @ApiExtraModels(EntryOptionsDto)
@@ -68,10 +68,9 @@ export class EntriesController {
   @Get(':id')
   @Auth('secret')
   @ApiOperation({ summary: 'One entry, with its other settings in meta.entry_options.' })
-  @ApiParam(ENTRY_ID)
   @ApiEnvelope(EntryDto, { meta: ENTRY_META })
   @ApiErrors('NOT_FOUND')
-  getEntry(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<WithMeta<EntryDto>> {
+  getEntry(@CurrentProject() project: ProjectRef, @PathId('id', 'ce') id: string): Promise<WithMeta<EntryDto>> {
     return this.entries.getEntry(project, id);
   }
 
@@ -81,7 +80,6 @@ export class EntriesController {
     summary:
       'Update an entry; publish it (status "published"), schedule or unschedule it (scheduled_at). Published entries change only labels, pinned, expires_at and announcement.',
   })
-  @ApiParam(ENTRY_ID)
   @ApiEnvelope(EntryDto, { meta: ENTRY_META })
   @ApiErrors(
     'VALIDATION_ERROR',
@@ -92,17 +90,20 @@ export class EntriesController {
     'PLAN_LIMIT_REACHED',
     'PLAN_UPGRADE_REQUIRED',
   )
-  updateEntry(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Body() body: UpdateEntryDto): Promise<WithMeta<EntryDto>> {
+  updateEntry(
+    @CurrentProject() project: ProjectRef,
+    @PathId('id', 'ce') id: string,
+    @Body() body: UpdateEntryDto,
+  ): Promise<WithMeta<EntryDto>> {
     return this.entries.updateEntry(project, id, body);
   }
 
   @Delete(':id')
   @Auth('secret')
   @ApiOperation({ summary: 'Delete an entry for good (its place under the plan cap is freed).' })
-  @ApiParam(ENTRY_ID)
   @ApiEnvelope(DeletedDto)
   @ApiErrors('NOT_FOUND')
-  deleteEntry(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<DeletedDto> {
+  deleteEntry(@CurrentProject() project: ProjectRef, @PathId('id', 'ce') id: string): Promise<DeletedDto> {
     return this.entries.deleteEntry(project, id);
   }
 
@@ -110,10 +111,9 @@ export class EntriesController {
   @HttpCode(200)
   @Auth('secret')
   @ApiOperation({ summary: 'Archive an entry: it leaves every public surface and its announcement ends.' })
-  @ApiParam(ENTRY_ID)
   @ApiEnvelope(EntryDto, { meta: ENTRY_META })
   @ApiErrors('NOT_FOUND')
-  archiveEntry(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<WithMeta<EntryDto>> {
+  archiveEntry(@CurrentProject() project: ProjectRef, @PathId('id', 'ce') id: string): Promise<WithMeta<EntryDto>> {
     return this.lifecycle.archiveEntry(project, id);
   }
 
@@ -121,10 +121,9 @@ export class EntriesController {
   @HttpCode(200)
   @Auth('secret')
   @ApiOperation({ summary: 'Return an archived entry to the status it had (a schedule whose time passed publishes now).' })
-  @ApiParam(ENTRY_ID)
   @ApiEnvelope(EntryDto, { meta: ENTRY_META })
   @ApiErrors('NOT_FOUND', 'PLAN_LIMIT_REACHED')
-  unarchiveEntry(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<WithMeta<EntryDto>> {
+  unarchiveEntry(@CurrentProject() project: ProjectRef, @PathId('id', 'ce') id: string): Promise<WithMeta<EntryDto>> {
     return this.lifecycle.unarchiveEntry(project, id);
   }
 }

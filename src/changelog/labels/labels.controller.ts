@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentProject } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
+import { PathId } from '../../common/http/path-param';
 import { Auth } from '../../common/http/route-policy';
 import type { ProjectRef } from '../../projects/project-ref';
 import { DeletedDto } from '../dto/entry.dto';
@@ -10,8 +11,6 @@ import { Idempotent } from '../../idempotency/idempotent.decorator';
 import { CurrentIdempotency } from '../../idempotency/idempotency-claims';
 import type { IdempotentCall } from '../../idempotency/idempotent-call';
 import { LabelsService } from './labels.service';
-
-const LABEL_ID = { name: 'id', example: 'lbl_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' };
 
 @ApiTags('Changelog')
 @Controller('v1/changelog/labels')
@@ -43,20 +42,18 @@ export class LabelsController {
   @Patch(':id')
   @Auth('secret')
   @ApiOperation({ summary: 'Rename, re-slug or recolour a label.' })
-  @ApiParam(LABEL_ID)
   @ApiEnvelope(LabelDto)
   @ApiErrors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'NOT_FOUND', 'LABEL_SLUG_TAKEN')
-  updateLabel(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Body() body: UpdateLabelDto): Promise<LabelDto> {
+  updateLabel(@CurrentProject() project: ProjectRef, @PathId('id', 'lbl') id: string, @Body() body: UpdateLabelDto): Promise<LabelDto> {
     return this.labels.updateLabel(project, id, body);
   }
 
   @Delete(':id')
   @Auth('secret')
   @ApiOperation({ summary: 'Delete a label; it is removed from every entry and subscriber.' })
-  @ApiParam(LABEL_ID)
   @ApiEnvelope(DeletedDto)
   @ApiErrors('NOT_FOUND')
-  deleteLabel(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<DeletedDto> {
+  deleteLabel(@CurrentProject() project: ProjectRef, @PathId('id', 'lbl') id: string): Promise<DeletedDto> {
     return this.labels.deleteLabel(project, id);
   }
 }

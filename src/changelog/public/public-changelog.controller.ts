@@ -1,17 +1,18 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
+import { PathId, PathParam } from '../../common/http/path-param';
 import type { RawReply } from '../../common/http/reply';
 import { ApiSlugRedirect } from '../../common/http/permanent-redirect';
 import { Auth } from '../../common/http/route-policy';
 import { EngagementAddress } from '../engagement/engagement-address';
+import { PROJECT_SLUG_PARAM } from '../../projects/slugs';
 import { PageInteractionResultDto, RecordSeenDto } from './dto/page-interaction.dto';
 import { PublicChangelogEntryDto } from './dto/public-changelog-entry.dto';
 import { PublicChangelogQueryDto } from './dto/public-changelog-query.dto';
 import { PageInteractionsService } from './page-interactions.service';
 import { PublicChangelogService } from './public-changelog.service';
 
-const SLUG = { name: 'project_slug', example: 'acme', description: "The project's slug." };
 const CACHED = {
   ETag: { description: 'Strong validator of the body; send it back in If-None-Match.', schema: { type: 'string' } },
   'Cache-Control': { schema: { type: 'string', example: 'public, max-age=60' } },
@@ -41,12 +42,14 @@ export class PublicChangelogController {
     summary:
       'The public entries (published, public audience, not expired): pinned first, then newest. The newest 50 unless `limit` says otherwise. ETag and Cache-Control: public, max-age=60; If-None-Match answers 304.',
   })
-  @ApiParam(SLUG)
   @ApiHeader(IF_NONE_MATCH)
   @ApiEnvelope(PublicChangelogEntryDto, { isArray: true })
   @ApiResponse(NOT_MODIFIED)
   @ApiErrors('NOT_FOUND', 'VALIDATION_ERROR')
-  listPublicEntries(@Param('project_slug') slug: string, @Query() query: PublicChangelogQueryDto): Promise<RawReply> {
+  listPublicEntries(
+    @PathParam('project_slug', PROJECT_SLUG_PARAM) slug: string,
+    @Query() query: PublicChangelogQueryDto,
+  ): Promise<RawReply> {
     return this.publicChangelog.listPublicEntries(slug, query);
   }
 
@@ -54,13 +57,12 @@ export class PublicChangelogController {
   @Auth('none', { browser: true })
   @ApiSlugRedirect()
   @ApiOperation({ summary: 'RSS 2.0 feed of the newest 50 public entries, in the order of the JSON. ETag; If-None-Match answers 304.' })
-  @ApiParam(SLUG)
   @ApiHeader(IF_NONE_MATCH)
   @ApiProduces('application/rss+xml')
   @ApiResponse(feed('application/rss+xml', 'RSS 2.0'))
   @ApiResponse(NOT_MODIFIED)
   @ApiErrors('NOT_FOUND')
-  getRssFeed(@Param('project_slug') slug: string): Promise<RawReply> {
+  getRssFeed(@PathParam('project_slug', PROJECT_SLUG_PARAM) slug: string): Promise<RawReply> {
     return this.publicChangelog.getFeed(slug, 'rss');
   }
 
@@ -68,13 +70,12 @@ export class PublicChangelogController {
   @Auth('none', { browser: true })
   @ApiSlugRedirect()
   @ApiOperation({ summary: 'Atom 1.0 feed of the newest 50 public entries, in the order of the JSON. ETag; If-None-Match answers 304.' })
-  @ApiParam(SLUG)
   @ApiHeader(IF_NONE_MATCH)
   @ApiProduces('application/atom+xml')
   @ApiResponse(feed('application/atom+xml', 'Atom 1.0'))
   @ApiResponse(NOT_MODIFIED)
   @ApiErrors('NOT_FOUND')
-  getAtomFeed(@Param('project_slug') slug: string): Promise<RawReply> {
+  getAtomFeed(@PathParam('project_slug', PROJECT_SLUG_PARAM) slug: string): Promise<RawReply> {
     return this.publicChangelog.getFeed(slug, 'atom');
   }
 
@@ -82,13 +83,12 @@ export class PublicChangelogController {
   @Auth('none', { browser: true })
   @ApiSlugRedirect()
   @ApiOperation({ summary: 'JSON Feed of the newest 50 public entries, in the order of the JSON. ETag; If-None-Match answers 304.' })
-  @ApiParam(SLUG)
   @ApiHeader(IF_NONE_MATCH)
   @ApiProduces('application/feed+json')
   @ApiResponse(feed('application/feed+json', 'JSON Feed'))
   @ApiResponse(NOT_MODIFIED)
   @ApiErrors('NOT_FOUND')
-  getJsonFeed(@Param('project_slug') slug: string): Promise<RawReply> {
+  getJsonFeed(@PathParam('project_slug', PROJECT_SLUG_PARAM) slug: string): Promise<RawReply> {
     return this.publicChangelog.getFeed(slug, 'json');
   }
 
@@ -100,11 +100,10 @@ export class PublicChangelogController {
     summary:
       'The hosted page counts a view of the entries it showed. Ids outside the public changelog are skipped; `recorded` says how many were taken.',
   })
-  @ApiParam(SLUG)
   @ApiEnvelope(PageInteractionResultDto)
   @ApiErrors('NOT_FOUND', 'VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE')
   recordPageSeen(
-    @Param('project_slug') slug: string,
+    @PathParam('project_slug', PROJECT_SLUG_PARAM) slug: string,
     @Body() body: RecordSeenDto,
     @EngagementAddress() address: string,
   ): Promise<PageInteractionResultDto> {
@@ -116,13 +115,11 @@ export class PublicChangelogController {
   @Auth('none', { browser: true })
   @ApiSlugRedirect()
   @ApiOperation({ summary: "The hosted page counts a press of an entry's button. An entry outside the public changelog is NOT_FOUND." })
-  @ApiParam(SLUG)
-  @ApiParam({ name: 'entry_id', example: 'ce_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' })
   @ApiEnvelope(PageInteractionResultDto)
   @ApiErrors('NOT_FOUND', 'PAYLOAD_TOO_LARGE')
   recordPageClick(
-    @Param('project_slug') slug: string,
-    @Param('entry_id') entryId: string,
+    @PathParam('project_slug', PROJECT_SLUG_PARAM) slug: string,
+    @PathId('entry_id', 'ce') entryId: string,
     @EngagementAddress() address: string,
   ): Promise<PageInteractionResultDto> {
     return this.interactions.recordClick(slug, entryId, address);

@@ -1,7 +1,8 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentProject } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
+import { PathId } from '../../common/http/path-param';
 import type { WithMeta } from '../../common/http/reply';
 import { Auth } from '../../common/http/route-policy';
 import type { ProjectRef } from '../../projects/project-ref';
@@ -9,8 +10,6 @@ import { RequiresFeature } from '../../projects/requires-feature';
 import { AfterReadingDto } from './dto/after-reading.dto';
 import { EntryStatsDto, LatestStatsQueryDto, STATS_META } from './dto/entry-stats.dto';
 import { EntryStatsService } from './entry-stats.service';
-
-const ENTRY_ID = { name: 'id', example: 'ce_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' };
 
 /** Whether the changelog is read (spec: Per-entry numbers, After reading): secret key only. */
 @ApiTags('Changelog')
@@ -35,10 +34,9 @@ export class StatsController {
   @Get('entries/:id/stats')
   @Auth('secret')
   @ApiOperation({ summary: "An entry's numbers: views, reactions, readers, button clicks, feedback (the last three: Indie and up)." })
-  @ApiParam(ENTRY_ID)
   @ApiEnvelope(EntryStatsDto, { meta: STATS_META })
   @ApiErrors('NOT_FOUND')
-  entryStats(@CurrentProject() project: ProjectRef, @Param('id') entryId: string): Promise<EntryStatsDto | WithMeta<EntryStatsDto>> {
+  entryStats(@CurrentProject() project: ProjectRef, @PathId('id', 'ce') entryId: string): Promise<EntryStatsDto | WithMeta<EntryStatsDto>> {
     return this.stats.entryStats(project, entryId);
   }
 
@@ -46,10 +44,9 @@ export class StatsController {
   @Auth('secret')
   @RequiresFeature('after_reading')
   @ApiOperation({ summary: 'Readers against non-readers over the 14 days after publication (Builder).' })
-  @ApiParam(ENTRY_ID)
   @ApiEnvelope(AfterReadingDto)
   @ApiErrors('NOT_FOUND', 'ENTRY_NOT_PUBLISHED')
-  afterReading(@CurrentProject() project: ProjectRef, @Param('id') entryId: string): Promise<AfterReadingDto> {
+  afterReading(@CurrentProject() project: ProjectRef, @PathId('id', 'ce') entryId: string): Promise<AfterReadingDto> {
     return this.stats.afterReading(project, entryId);
   }
 }

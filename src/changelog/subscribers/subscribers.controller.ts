@@ -1,8 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Caller } from '../../auth/caller';
 import { CurrentCaller, CurrentProject } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
+import { PathId, PathParam } from '../../common/http/path-param';
 import { Paged } from '../../common/http/reply';
 import { Auth } from '../../common/http/route-policy';
 import { CurrentIdempotency } from '../../idempotency/idempotency-claims';
@@ -14,8 +15,7 @@ import { ListSubscribersQueryDto } from './dto/list-subscribers-query.dto';
 import { SetSubscriberLabelsDto, SubscriberLabelsDto } from './dto/subscriber-labels.dto';
 import { SubscriberDto } from './dto/subscriber.dto';
 import { SubscribersService } from './subscribers.service';
-
-const SUBSCRIBER_ID = { name: 'subscriber_id', example: 'sub_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' };
+import { LINK_TOKEN_PARAM } from '../../common/email-links/link-tokens';
 
 @ApiTags('Changelog')
 @Controller('v1/changelog/subscribers')
@@ -52,12 +52,11 @@ export class SubscribersController {
   @Put(':subscriber_id/labels')
   @Auth('secret')
   @ApiOperation({ summary: 'Replace the labels a subscriber follows; an empty list means every public entry.' })
-  @ApiParam(SUBSCRIBER_ID)
   @ApiEnvelope(SubscriberLabelsDto)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE')
   setSubscriberLabels(
     @CurrentProject() project: ProjectRef,
-    @Param('subscriber_id') subscriberId: string,
+    @PathId('subscriber_id', 'sub') subscriberId: string,
     @Body() body: SetSubscriberLabelsDto,
   ): Promise<SubscriberLabelsDto> {
     return this.subscribers.setSubscriberLabels(project, subscriberId, body.labels);
@@ -70,10 +69,12 @@ export class SubscribersController {
     summary:
       'The subscriber changes their own topics, with the token of the "Choose your topics" link in any changelog email (no key). An empty list means every public entry.',
   })
-  @ApiParam({ name: 'token', description: 'The `token` of the topics link of a changelog email.' })
   @ApiEnvelope(SubscriberLabelsDto)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE')
-  setSubscriberLabelsByToken(@Param('token') token: string, @Body() body: SetSubscriberLabelsDto): Promise<SubscriberLabelsDto> {
+  setSubscriberLabelsByToken(
+    @PathParam('token', LINK_TOKEN_PARAM, { description: 'The `token` of the topics link of a changelog email.' }) token: string,
+    @Body() body: SetSubscriberLabelsDto,
+  ): Promise<SubscriberLabelsDto> {
     return this.subscribers.setSubscriberLabelsByToken(token, body.labels);
   }
 }

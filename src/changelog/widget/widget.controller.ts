@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { EndUser } from '../../auth/caller';
 import { CurrentEndUser, CurrentProject } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
+import { PathId } from '../../common/http/path-param';
 import { Auth } from '../../common/http/route-policy';
 import type { ProjectRef } from '../../projects/project-ref';
 import { EngagementAddress } from '../engagement/engagement-address';
@@ -20,7 +21,6 @@ import { WidgetService } from './widget.service';
 
 // A browser names its person with user_id + user_hash (never anonymous with a bad hash) or not at all.
 const WIDGET_READER = { userHash: 'required', endUser: 'optional' } as const;
-const ENTRY_ID = { name: 'id', example: 'ce_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' };
 
 /**
  * The changelog widget (spec: Widget endpoints): the publishable key from any origin, limited per
@@ -106,13 +106,12 @@ export class WidgetController {
   @ApiOperation({
     summary: "React to an entry; a person's new reaction replaces their old one. The person is the verified user, else the client_id.",
   })
-  @ApiParam(ENTRY_ID)
   @ApiEnvelope(WidgetReactionsDto)
   @ApiErrors('VALIDATION_ERROR', 'USER_HASH_INVALID', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE')
   reactToEntry(
     @CurrentProject() project: ProjectRef,
     @CurrentEndUser() endUser: EndUser | null,
-    @Param('id') entryId: string,
+    @PathId('id', 'ce') entryId: string,
     @Body() body: WidgetReactionDto,
     @EngagementAddress() address: string,
   ): Promise<WidgetReactionsDto> {
@@ -122,13 +121,12 @@ export class WidgetController {
   @Delete('entries/:id/reactions')
   @Auth('publishable', WIDGET_READER)
   @ApiOperation({ summary: 'Take a reaction back; one the person does not hold changes nothing.' })
-  @ApiParam(ENTRY_ID)
   @ApiEnvelope(WidgetReactionsDto)
   @ApiErrors('VALIDATION_ERROR', 'USER_HASH_INVALID', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE')
   takeBackReaction(
     @CurrentProject() project: ProjectRef,
     @CurrentEndUser() endUser: EndUser | null,
-    @Param('id') entryId: string,
+    @PathId('id', 'ce') entryId: string,
     @Body() body: WidgetReactionDto,
   ): Promise<WidgetReactionsDto> {
     return this.reactions.takeBack(project, endUser, entryId, body);
@@ -138,13 +136,12 @@ export class WidgetController {
   @HttpCode(200)
   @Auth('publishable', WIDGET_READER)
   @ApiOperation({ summary: "Count a press of the entry's button." })
-  @ApiParam(ENTRY_ID)
   @ApiEnvelope(WidgetRecordedDto)
   @ApiErrors('VALIDATION_ERROR', 'USER_HASH_INVALID', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE')
   recordWidgetClick(
     @CurrentProject() project: ProjectRef,
     @CurrentEndUser() endUser: EndUser | null,
-    @Param('id') entryId: string,
+    @PathId('id', 'ce') entryId: string,
     @Body() body: WidgetClickDto,
     @EngagementAddress() address: string,
   ): Promise<WidgetRecordedDto> {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { patternKind } from '../http/path-param';
 
 /**
  * The tokens behind links in emails (confirm, unsubscribe, manage topics), shared by every module
@@ -12,6 +13,14 @@ export interface IssuedToken {
   /** SHA-256 hex of the token: what the database keeps and looks up. */
   hash: string;
 }
+
+/** A token in a path; the length bound is the one `?token=` has (EmailTokenQueryDto). */
+export const LINK_TOKEN_PARAM = patternKind({
+  pattern: /^[A-Za-z0-9_-]{1,128}$/,
+  example: 'q3J0cWx1Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2Q',
+  mismatch: 'This link token is unknown.',
+  remediation: 'Open the link from the email again, or copy the whole address.',
+});
 
 export function hashLinkToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');

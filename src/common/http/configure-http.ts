@@ -6,6 +6,7 @@ import type { AppConfig } from '../../config/app-config';
 import { requestLogMiddleware } from '../logging/request-log.middleware';
 import { corsMiddleware } from './cors-policy';
 import { jsonBody } from './json-body';
+import { lenientPathDecoding } from './path-decoding';
 import { securityHeaders } from './security-headers';
 
 /** Runs middlewares one after another as one; an error skips the rest, as in Express. */
@@ -28,6 +29,6 @@ export function configureHttp(app: INestApplication, config: AppConfig, logger: 
   express.set('trust proxy', config.trustProxy);
   if (config.trustProxyWarning) logger.warn({ context: 'Config' }, config.trustProxyWarning);
   express.disable('x-powered-by');
-  // One Express layer for the four, in this order: each layer costs the router a step per request.
-  express.use(chain(requestLogMiddleware(logger), securityHeaders, corsMiddleware(app, config), jsonBody()));
+  // One Express layer for the five, in this order: each layer costs the router a step per request.
+  express.use(chain(requestLogMiddleware(logger), securityHeaders, corsMiddleware(app, config), jsonBody(), lenientPathDecoding));
 }

@@ -1,5 +1,5 @@
 import { ApiError } from '../errors/api-error';
-import { type CursorKey, cursorValue, decodeCursor, encodeCursor, publishedCursorValue, publishedKeyOf } from './cursor';
+import { type CursorKey, MAX_POSITION, cursorValue, decodeCursor, encodeCursor, publishedCursorValue, publishedKeyOf } from './cursor';
 
 const ID_KEY: CursorKey = { field: 'id', prefix: 'fb' };
 const POSITION_KEY: CursorKey = { field: 'position' };
@@ -21,12 +21,22 @@ describe('encodeCursor and cursorValue', () => {
   });
 });
 
+describe('position bounds', () => {
+  it('accepts the largest position a PostgreSQL integer holds and nothing past it', () => {
+    expect(MAX_POSITION).toBe(2147483647);
+    expect(cursorValue(raw({ position: MAX_POSITION }), POSITION_KEY)).toBe(MAX_POSITION);
+    expect(cursorValue(raw({ position: MAX_POSITION + 1 }), POSITION_KEY)).toBeNull();
+  });
+});
+
 describe('cursorValue refuses anything else', () => {
   it.each([
     ['a position of 0', raw({ position: 0 })],
     ['a negative position', raw({ position: -1 })],
     ['a fractional position', raw({ position: 2.5 })],
     ['an unsafe integer', raw({ position: 2 ** 53 })],
+    ['a position past the integer column (2^31)', raw({ position: 2 ** 31 })],
+    ['the largest safe integer', raw({ position: 2 ** 53 - 1 })],
     ['an out-of-range number', raw({ position: 1e308 })],
     ['a position as a string', raw({ position: '3' })],
     ['a position in an array', raw({ position: [3] })],
@@ -66,6 +76,12 @@ describe('published cursors', () => {
     expect(publishedKeyOf('ce', cursorValue(cursor, PUBLISHED_KEY))).toEqual({ publishedAt: at, id: ENTRY_ID });
   });
 
+  it('accept the first and the last four-digit years', () => {
+    for (const time of ['0001-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z']) {
+      expect(publishedKeyOf('ce', `${time}|${ENTRY_ID}`)).toEqual({ publishedAt: new Date(time), id: ENTRY_ID });
+    }
+  });
+
   it.each([
     ['no separator', raw({ published: ENTRY_ID })],
     ['a time that is not ISO', raw({ published: `yesterday|${ENTRY_ID}` })],
@@ -73,6 +89,9 @@ describe('published cursors', () => {
     ['an id of another prefix', raw({ published: `2026-11-20T10:00:00.000Z|${FEEDBACK_ID}` })],
     ['a third part', raw({ published: `2026-11-20T10:00:00.000Z|${ENTRY_ID}|x` })],
     ['a number', raw({ published: 3 })],
+    ['a year before 1', raw({ published: `-271821-04-20T00:00:00.000Z|${ENTRY_ID}` })],
+    ['year 0', raw({ published: `0000-01-01T00:00:00.000Z|${ENTRY_ID}` })],
+    ['a year past 9999', raw({ published: `+275760-09-13T00:00:00.000Z|${ENTRY_ID}` })],
   ])('refuse %s', (_case, cursor) => {
     expect(cursorValue(cursor, PUBLISHED_KEY)).toBeNull();
   });

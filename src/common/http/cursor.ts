@@ -21,11 +21,18 @@ export function encodeCursor(key: CursorKey, value: CursorValue): string {
 // Far above anything encodeCursor writes (an id is under 40 characters); refused before decoding.
 const MAX_CURSOR_LENGTH = 512;
 
+/** Positions are a PostgreSQL `integer` column: a larger cursor would fail in the query, as a 500. */
+export const MAX_POSITION = 2 ** 31 - 1;
+
 function keyValue(key: CursorKey, value: unknown): CursorValue | null {
   if (key.field === 'id') return isId(key.prefix, value) ? value : null;
   if (key.field === 'published') return publishedKeyOf(key.prefix, value) ? (value as string) : null;
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 ? value : null;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 && value <= MAX_POSITION ? value : null;
 }
+
+// Years 1 to 9999, written with four digits: a `timestamptz` column holds them all, and a cursor
+// this API wrote never holds another (toISOString writes the rest with a sign, `-271821-04-20…`).
+const FOUR_DIGIT_YEAR = /^\d{4}-/;
 
 /** `<ISO time>|<id>`, the value of a `published` cursor. */
 export function publishedCursorValue(publishedAt: Date, id: string): string {
@@ -37,14 +44,15 @@ export function publishedKeyOf(prefix: IdPrefix, value: unknown): { publishedAt:
   if (typeof value !== 'string') return null;
   const [time, id, ...rest] = value.split('|');
   const publishedAt = new Date(time);
-  if (rest.length > 0 || !isId(prefix, id) || Number.isNaN(publishedAt.getTime()) || publishedAt.toISOString() !== time) return null;
+  if (rest.length > 0 || !isId(prefix, id) || !FOUR_DIGIT_YEAR.test(time) || time.startsWith('0000')) return null;
+  if (Number.isNaN(publishedAt.getTime()) || publishedAt.toISOString() !== time) return null;
   return { publishedAt, id };
 }
 
 /**
  * The key a cursor holds, or null unless it decodes to an object with exactly the expected field,
- * of the expected type and range (an id of the list's prefix; a position that is a positive safe
- * integer). Never throws: anything else a client sends is null.
+ * of the expected type and range (an id of the list's prefix; a position from 1 to MAX_POSITION;
+ * a publication time in years 1 to 9999). Never throws: anything else a client sends is null.
  */
 export function cursorValue(cursor: string, key: CursorKey): CursorValue | null {
   if (cursor.length > MAX_CURSOR_LENGTH) return null;

@@ -25,6 +25,17 @@ export function toSuccessEnvelope(result: unknown): SuccessEnvelope {
   return { data: result ?? null, error: null };
 }
 
+/** A page, feed or script as it is, with the headers its kind of document needs. */
+export function writeRawReply(response: Response, reply: RawReply, statusCode?: number): Response {
+  response.status(reply.status ?? statusCode ?? 200).type(reply.contentType);
+  // An HTML page is a document: it gets the document headers instead of the API's. Scripts and
+  // feeds are embedded on other sites.
+  if (reply.contentType.startsWith('text/html')) documentSecurityHeaders(response.req as Request, response, () => undefined);
+  else response.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+  for (const [name, value] of Object.entries(reply.headers)) response.setHeader(name, value);
+  return response.send(reply.body);
+}
+
 /**
  * The one writer of the success envelope: where Nest hands a handler's result to Express. (Not an
  * interceptor: Nest runs a route's interceptors through rxjs and binds an AsyncResource per call,
@@ -35,15 +46,7 @@ export function toSuccessEnvelope(result: unknown): SuccessEnvelope {
  */
 export class EnvelopeExpressAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
-    if (body instanceof RawReply) {
-      response.status(body.status ?? statusCode ?? 200).type(body.contentType);
-      // An HTML page is a document: it gets the document headers instead of the API's. Scripts and
-      // feeds are embedded on other sites.
-      if (body.contentType.startsWith('text/html')) documentSecurityHeaders(response.req as Request, response, () => undefined);
-      else response.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-      for (const [name, value] of Object.entries(body.headers)) response.setHeader(name, value);
-      return response.send(body.body);
-    }
+    if (body instanceof RawReply) return writeRawReply(response, body, statusCode);
     const committed = committedAnswerOf(response.req as Request);
     if (committed) return writeWireAnswer(response, committed);
     if (body instanceof WithStatus) return writeJson(response, body.status, toSuccessEnvelope(body.data));

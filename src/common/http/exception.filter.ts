@@ -1,8 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { writeRawReply } from './envelope';
 import { committedAnswerOf, REQUEST_ID_HEADER, requestIdOf, writeWireAnswer } from './request-context';
 import { StoredResponse, toErrorResponse } from './error-response';
 import { PermanentRedirect, redirectLocation } from './permanent-redirect';
+import { RawReply } from './reply';
 import { writeJson } from './write-json';
 
 /** The one writer of the failure envelope, for every error: ours, validation, parsing, routing, unknown. */
@@ -20,6 +22,11 @@ export function writeError(exception: unknown, req: Request, res: Response): voi
   if (res.headersSent) return;
   if (exception instanceof StoredResponse) {
     writeWireAnswer(res, exception.answer, exception.extraHeaders);
+    return;
+  }
+  // A page route's refusal is its page (a path parameter of the wrong shape: path-param.ts).
+  if (exception instanceof RawReply) {
+    writeRawReply(res, exception);
     return;
   }
   // no-store: a project may take an old slug back, and a cached redirect would then loop.

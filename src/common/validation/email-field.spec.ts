@@ -1,5 +1,5 @@
 import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
+import { isEmail, validateSync } from 'class-validator';
 import { EMAIL_MAX_LENGTH, EmailField, emailProblem, normalizeEmail } from './email-field';
 
 class Required {
@@ -45,6 +45,38 @@ describe('emailProblem', () => {
   });
 });
 
+describe('emailProblem and quoted local parts or control characters', () => {
+  it.each([
+    ['CR LF in a quoted local part', '"a\r\nBcc: victim@evil.test"@example.com'],
+    ['a comma in a quoted local part', '"a,b"@example.com'],
+    ['angle brackets in a quoted local part', '"<victim@evil.test>"@example.com'],
+    ['a control character in a quoted local part', '"a\u0001b"@example.com'],
+    ['a tab in a quoted local part', '"a\tb"@example.com'],
+    ['DEL in a quoted local part', '"a\u007fb"@example.com'],
+    ['a space in a quoted local part', '"a b"@example.com'],
+    ['an empty quoted local part', '""@example.com'],
+    ['a harmless quoted local part', '"ada"@example.com'],
+  ])('refuses %s, which isEmail accepts', (_case, email) => {
+    expect(isEmail(email)).toBe(true);
+    expect(emailProblem(email)).toMatch(/^must not (have a quoted local part|contain control characters)/);
+  });
+
+  it.each([
+    ['a C1 control', 'a\u0085b@example.com'],
+    ['a line separator', 'a\u2028b@example.com'],
+    ['a right-to-left override', '\u202eada@example.com'],
+    ['a left-to-right mark', 'ada\u200e@example.com'],
+  ])('refuses %s anywhere in the address', (_case, email) => {
+    expect(emailProblem(email)).toBe('must not contain control characters (line breaks, tabs, NUL, direction marks)');
+  });
+
+  it('still accepts what an unquoted local part may hold, and letters beyond ASCII', () => {
+    for (const email of ["o'brien+news@example.com", 'a.b-c_d@sub.example.co.uk', 'zoë@example.com', 'ada@bücher.example']) {
+      expect(emailProblem(email)).toBeNull();
+    }
+  });
+});
+
 describe('@EmailField', () => {
   it('normalises before validating, so a padded mixed-case address passes and is stored lower-cased', () => {
     expect(check(Required, { email: ' Ada@Example.com ' })).toEqual({ value: { email: 'ada@example.com' }, errors: [] });
@@ -80,5 +112,8 @@ describe('@EmailField', () => {
     expect(check(Optional, { email: null }).errors).toEqual([]);
     expect(check(Optional, { email: 'Ada@Example.com' })).toEqual({ value: { email: 'ada@example.com' }, errors: [] });
     expect(check(Optional, { email: 'nope' }).errors).toEqual(['email must be an email address']);
+    expect(check(Optional, { email: '"a,b"@x.io' }).errors).toEqual([
+      'email must not have a quoted local part: write the address without quotation marks',
+    ]);
   });
 });

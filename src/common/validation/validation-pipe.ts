@@ -61,7 +61,8 @@ export function findUnstorableText(value: unknown, path = ''): string | null {
 class ApiValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body' || metadata.type === 'query') {
-      const path = findUnstorableText(value);
+      // A single query parameter (`@Query('label')`) is named by its own name.
+      const path = findUnstorableText(value, metadata.data ?? '');
       if (path) {
         throw new ApiError('VALIDATION_ERROR', `${path} must be well-formed text without NUL characters.`, { param: path });
       }

@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentProject } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
+import { PathId } from '../../common/http/path-param';
 import { Auth } from '../../common/http/route-policy';
 import { CurrentIdempotency } from '../../idempotency/idempotency-claims';
 import type { IdempotentCall } from '../../idempotency/idempotent-call';
@@ -11,7 +12,6 @@ import { DashboardKeysService } from './dashboard-keys.service';
 import { CreateKeyDto, CreatedKeyDto, KeyDto } from './dto/key.dto';
 
 const PROJECT_HEADER_DOC = { name: 'X-Service-Project', required: true, description: 'The id of one of your projects.' };
-const KEY_ID = { name: 'id', example: 'key_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' };
 
 /** The API keys of the project named in X-Service-Project (issue 14 item 3). */
 @ApiTags('Dashboard')
@@ -49,10 +49,9 @@ export class DashboardKeysController {
   @ApiOperation({
     summary: 'Revoke a key: it is refused from the next request on, everywhere. Revoking again keeps the first revocation time.',
   })
-  @ApiParam(KEY_ID)
   @ApiEnvelope(KeyDto)
   @ApiErrors('NOT_FOUND')
-  deleteKey(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<KeyDto> {
+  deleteKey(@CurrentProject() project: ProjectRef, @PathId('id', 'key') id: string): Promise<KeyDto> {
     return this.keys.revokeKey(project, id);
   }
 
@@ -60,10 +59,9 @@ export class DashboardKeysController {
   @HttpCode(200)
   @Auth('dashboard')
   @ApiOperation({ summary: 'Revoke a key (the same as DELETE, for clients that cannot send DELETE).' })
-  @ApiParam(KEY_ID)
   @ApiEnvelope(KeyDto)
   @ApiErrors('NOT_FOUND')
-  revokeKey(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<KeyDto> {
+  revokeKey(@CurrentProject() project: ProjectRef, @PathId('id', 'key') id: string): Promise<KeyDto> {
     return this.keys.revokeKey(project, id);
   }
 }

@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentAccountId } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
+import { PathId } from '../../common/http/path-param';
 import { Auth } from '../../common/http/route-policy';
 import { CurrentIdempotency } from '../../idempotency/idempotency-claims';
 import type { IdempotentCall } from '../../idempotency/idempotent-call';
@@ -10,8 +11,6 @@ import { ProjectDto } from '../../projects/dto/project.dto';
 import { DashboardProjectsService } from './dashboard-projects.service';
 import { CreateProjectDto, UpdateProjectDto } from './dto/project-input.dto';
 import { CreatedProjectDto, DeletedProjectDto } from './dto/project-results.dto';
-
-const PROJECT_ID = { name: 'id', example: 'prj_01JD3Z4Q9X8V7T6S5R4Q3P2N1M', description: 'One of your projects.' };
 
 /** The signed-in account's projects (issue 14 item 1). */
 @ApiTags('Dashboard')
@@ -47,10 +46,12 @@ export class DashboardProjectsController {
   @Get(':id')
   @Auth('dashboard_account')
   @ApiOperation({ summary: 'One of your projects.' })
-  @ApiParam(PROJECT_ID)
   @ApiEnvelope(ProjectDto)
   @ApiErrors('PROJECT_NOT_FOUND')
-  getProject(@CurrentAccountId() accountId: string, @Param('id') id: string): Promise<ProjectDto> {
+  getProject(
+    @CurrentAccountId() accountId: string,
+    @PathId('id', 'prj', { notFound: 'PROJECT_NOT_FOUND', description: 'One of your projects.' }) id: string,
+  ): Promise<ProjectDto> {
     return this.projects.getProject(accountId, id);
   }
 
@@ -60,10 +61,13 @@ export class DashboardProjectsController {
     summary:
       'Rename a project or change its slug. The old slug keeps serving as a permanent redirect to the new one (hosted page, entry pages, feeds, public JSON, waitlist page).',
   })
-  @ApiParam(PROJECT_ID)
   @ApiEnvelope(ProjectDto)
   @ApiErrors('VALIDATION_ERROR', 'PROJECT_NOT_FOUND', 'INVALID_SLUG', 'SLUG_TAKEN', 'SLUG_CHANGE_LIMIT_REACHED', 'PAYLOAD_TOO_LARGE')
-  updateProject(@CurrentAccountId() accountId: string, @Param('id') id: string, @Body() body: UpdateProjectDto): Promise<ProjectDto> {
+  updateProject(
+    @CurrentAccountId() accountId: string,
+    @PathId('id', 'prj', { notFound: 'PROJECT_NOT_FOUND', description: 'One of your projects.' }) id: string,
+    @Body() body: UpdateProjectDto,
+  ): Promise<ProjectDto> {
     return this.projects.updateProject(accountId, id, body);
   }
 
@@ -73,10 +77,12 @@ export class DashboardProjectsController {
     summary:
       'Delete a project with all its data (entries, signups, feedback, notifications, webhooks, keys, test-mode data). Its slug stays held for 30 days. The only project cannot be deleted.',
   })
-  @ApiParam(PROJECT_ID)
   @ApiEnvelope(DeletedProjectDto)
   @ApiErrors('PROJECT_NOT_FOUND', 'LAST_PROJECT')
-  deleteProject(@CurrentAccountId() accountId: string, @Param('id') id: string): Promise<DeletedProjectDto> {
+  deleteProject(
+    @CurrentAccountId() accountId: string,
+    @PathId('id', 'prj', { notFound: 'PROJECT_NOT_FOUND', description: 'One of your projects.' }) id: string,
+  ): Promise<DeletedProjectDto> {
     return this.projects.deleteProject(accountId, id);
   }
 }

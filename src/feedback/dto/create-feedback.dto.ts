@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { CharLength } from '../../common/validation/char-length';
 import { EmailField } from '../../common/validation/email-field';
+import { IsHttpUrl } from '../../common/validation/http-url';
 import { CATEGORY_HINTS, type CategoryHint } from '../classifier/classify-feedback';
 import { FEEDBACK_LIMITS } from '../feedback-limits';
 
@@ -49,10 +50,7 @@ export class CreateFeedbackDto {
   })
   @IsOptional()
   @CharLength(1, FEEDBACK_LIMITS.pageUrlMax)
-  @IsUrl(
-    { protocols: ['http', 'https'], require_protocol: true, require_tld: false, allow_underscores: true },
-    { message: 'page_url must be an absolute http(s) URL' },
-  )
+  @IsHttpUrl({ allow_underscores: true })
   page_url?: string | null;
 
   @ApiPropertyOptional({

@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { EndUser } from '../../auth/caller';
 import { CurrentEndUser, CurrentProject } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
+import { PathId } from '../../common/http/path-param';
 import type { WithMeta } from '../../common/http/reply';
 import { Auth } from '../../common/http/route-policy';
 import type { ProjectRef } from '../../projects/project-ref';
@@ -29,7 +30,6 @@ const LIST_META = {
   },
 };
 const ITEM_META = { unread_count: LIST_META.unread_count, poll_interval_seconds: LIST_META.poll_interval_seconds };
-const ID_PARAM = { name: 'id', example: 'ntf_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' };
 
 /**
  * The bell (spec: Notifications → Bell calls): a browser with the publishable key, `user_id` and
@@ -100,13 +100,12 @@ export class BellController {
   @Patch(':id/read')
   @Auth('publishable', { userHash: 'unless_legacy' })
   @ApiOperation({ summary: 'Marks one notification read for this person.' })
-  @ApiParam(ID_PARAM)
   @ApiEnvelope(BellNotificationDto, { meta: LIST_META })
   @ApiErrors('NOT_FOUND')
   markRead(
     @CurrentProject() project: ProjectRef,
     @CurrentEndUser() user: EndUser,
-    @Param('id') id: string,
+    @PathId('id', 'ntf') id: string,
     @Body() _body: BellTouchDto,
   ): Promise<WithMeta<BellNotificationDto>> {
     return this.receipts.markRead(project, user, id);
@@ -115,13 +114,12 @@ export class BellController {
   @Patch(':id/click')
   @Auth('publishable', { userHash: 'required' })
   @ApiOperation({ summary: 'Records a click on the notification or one of its buttons; also marks it read.' })
-  @ApiParam(ID_PARAM)
   @ApiEnvelope(BellNotificationDto, { meta: ITEM_META })
   @ApiErrors('NOT_FOUND')
   markClicked(
     @CurrentProject() project: ProjectRef,
     @CurrentEndUser() user: EndUser,
-    @Param('id') id: string,
+    @PathId('id', 'ntf') id: string,
     @Body() _body: BellTouchDto,
   ): Promise<WithMeta<BellNotificationDto>> {
     return this.receipts.markClicked(project, user, id);
@@ -130,13 +128,12 @@ export class BellController {
   @Patch(':id/archive')
   @Auth('publishable', { userHash: 'required' })
   @ApiOperation({ summary: 'Archives the notification for this person (also marks it read); `{archived: false}` restores it.' })
-  @ApiParam(ID_PARAM)
   @ApiEnvelope(BellNotificationDto, { meta: ITEM_META })
   @ApiErrors('NOT_FOUND')
   archiveNotification(
     @CurrentProject() project: ProjectRef,
     @CurrentEndUser() user: EndUser,
-    @Param('id') id: string,
+    @PathId('id', 'ntf') id: string,
     @Body() body: ArchiveNotificationDto,
   ): Promise<WithMeta<BellNotificationDto>> {
     return this.receipts.setArchived(project, user, id, body.archived ?? true);
@@ -146,13 +143,12 @@ export class BellController {
   @HttpCode(200)
   @Auth('publishable', { userHash: 'required' })
   @ApiOperation({ summary: "Sets this person's reaction (one per person; a new one replaces the old); also marks it read." })
-  @ApiParam(ID_PARAM)
   @ApiEnvelope(BellNotificationDto, { meta: ITEM_META })
   @ApiErrors('NOT_FOUND')
   addReaction(
     @CurrentProject() project: ProjectRef,
     @CurrentEndUser() user: EndUser,
-    @Param('id') id: string,
+    @PathId('id', 'ntf') id: string,
     @Body() body: ReactionDto,
   ): Promise<WithMeta<BellNotificationDto>> {
     return this.receipts.react(project, user, id, body.reaction);
@@ -161,13 +157,12 @@ export class BellController {
   @Delete(':id/reactions')
   @Auth('publishable', { userHash: 'required' })
   @ApiOperation({ summary: "Removes this person's reaction." })
-  @ApiParam(ID_PARAM)
   @ApiEnvelope(BellNotificationDto, { meta: ITEM_META })
   @ApiErrors('NOT_FOUND')
   removeReaction(
     @CurrentProject() project: ProjectRef,
     @CurrentEndUser() user: EndUser,
-    @Param('id') id: string,
+    @PathId('id', 'ntf') id: string,
     @Query() _query: UnreadCountQueryDto,
   ): Promise<WithMeta<BellNotificationDto>> {
     return this.receipts.removeReaction(project, user, id);

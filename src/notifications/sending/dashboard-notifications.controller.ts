@@ -1,14 +1,14 @@
-import { Controller, Delete, Get, Param, Query } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, Query } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentProject } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
+import { PathId } from '../../common/http/path-param';
 import { Paged } from '../../common/http/reply';
 import { Auth } from '../../common/http/route-policy';
 import type { ProjectRef } from '../../projects/project-ref';
 import { ListNotificationsQueryDto } from './dto/list-notifications-query.dto';
 import { DeletedNotificationDto, NotificationDetailDto, SentNotificationDto } from './dto/sent-notification.dto';
 import { ManagementService } from './management.service';
-import { NOTIFICATION_ID } from './notification-by-id.controller';
 
 const PROJECT_HEADER = { name: 'X-Service-Project', required: true, description: 'The id of one of your projects.' };
 
@@ -35,10 +35,12 @@ export class DashboardNotificationsController {
   @Auth('dashboard')
   @ApiHeader(PROJECT_HEADER)
   @ApiOperation({ summary: 'One notification with its stats, from the dashboard.' })
-  @ApiParam(NOTIFICATION_ID)
   @ApiEnvelope(NotificationDetailDto)
   @ApiErrors('NOT_FOUND')
-  dashboardGetNotification(@CurrentProject() project: ProjectRef, @Param('notification_id') id: string): Promise<NotificationDetailDto> {
+  dashboardGetNotification(
+    @CurrentProject() project: ProjectRef,
+    @PathId('notification_id', 'ntf') id: string,
+  ): Promise<NotificationDetailDto> {
     return this.management.getNotification(project, id);
   }
 
@@ -46,12 +48,11 @@ export class DashboardNotificationsController {
   @Auth('dashboard')
   @ApiHeader(PROJECT_HEADER)
   @ApiOperation({ summary: 'Delete a notification, from the dashboard.' })
-  @ApiParam(NOTIFICATION_ID)
   @ApiEnvelope(DeletedNotificationDto)
   @ApiErrors('NOT_FOUND')
   dashboardDeleteNotification(
     @CurrentProject() project: ProjectRef,
-    @Param('notification_id') id: string,
+    @PathId('notification_id', 'ntf') id: string,
   ): Promise<DeletedNotificationDto> {
     return this.management.deleteNotification(project, id);
   }

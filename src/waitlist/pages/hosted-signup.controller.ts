@@ -1,11 +1,13 @@
-import { Body, Controller, Get, HttpCode, Ip, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Ip, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/http/api-docs';
+import { PathParam } from '../../common/http/path-param';
 import { RawReply } from '../../common/http/reply';
 import { ApiSlugRedirect } from '../../common/http/permanent-redirect';
 import { Auth } from '../../common/http/route-policy';
+import { PROJECT_SLUG_PARAM } from '../../projects/slugs';
 import { HostedSignupService, type SignupForm } from './hosted-signup.service';
-import { TURNSTILE_FORM_FIELD } from './waitlist-pages';
+import { TURNSTILE_FORM_FIELD, unknownWaitlistPage } from './waitlist-pages';
 
 const HTML = { 'text/html': { schema: { type: 'string' } } };
 const NO_WAITLIST = { status: 404, description: 'No project has this slug.', content: HTML };
@@ -24,7 +26,12 @@ export class HostedSignupController {
   @ApiProduces('text/html')
   @ApiResponse({ status: 200, description: 'The signup form.', content: HTML })
   @ApiResponse(NO_WAITLIST)
-  showSignupForm(@Param('slug') slug: string, @Query('ref') ref: unknown): Promise<RawReply> {
+  // A NUL byte or a lone surrogate in `ref` (validation-pipe.ts): refused before the page.
+  @ApiErrors('VALIDATION_ERROR')
+  showSignupForm(
+    @PathParam('slug', PROJECT_SLUG_PARAM, { notFoundPage: unknownWaitlistPage }) slug: string,
+    @Query('ref') ref: unknown,
+  ): Promise<RawReply> {
     return this.hosted.showSignupForm(slug, ref);
   }
 
@@ -66,7 +73,11 @@ export class HostedSignupController {
   @ApiResponse({ status: 409, description: 'The form again: this email is already on the waitlist.', content: HTML })
   @ApiResponse({ status: 503, description: 'The form again: the bot check could not be reached.', content: HTML })
   @ApiErrors('PAYLOAD_TOO_LARGE')
-  submitSignupForm(@Param('slug') slug: string, @Body() form: SignupForm, @Ip() ip: string): Promise<RawReply> {
+  submitSignupForm(
+    @PathParam('slug', PROJECT_SLUG_PARAM, { notFoundPage: unknownWaitlistPage }) slug: string,
+    @Body() form: SignupForm,
+    @Ip() ip: string,
+  ): Promise<RawReply> {
     return this.hosted.submitSignupForm(slug, form ?? {}, ip ?? null);
   }
 }

@@ -1,15 +1,14 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentProject } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
+import { PathId } from '../../common/http/path-param';
 import type { Paged } from '../../common/http/reply';
 import { Auth } from '../../common/http/route-policy';
 import type { ProjectRef } from '../../projects/project-ref';
 import { DeliveriesService } from './deliveries.service';
 import { ListDeliveriesQueryDto, RecoverDeliveriesDto } from './dto/delivery-inputs.dto';
 import { RecoverResultDto, WebhookDeliveryDto, WebhookTestResultDto } from './dto/delivery.dto';
-
-const ENDPOINT_ID = { name: 'id', example: 'we_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' };
 
 @ApiTags('Webhooks')
 @Controller('v1/webhooks/:id')
@@ -19,12 +18,11 @@ export class DeliveriesController {
   @Get('deliveries')
   @Auth('secret')
   @ApiOperation({ summary: "The endpoint's deliveries of the last 30 days, newest first: what was sent, what it answered, the next try." })
-  @ApiParam(ENDPOINT_ID)
   @ApiEnvelope(WebhookDeliveryDto, { paged: true })
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   listDeliveries(
     @CurrentProject() project: ProjectRef,
-    @Param('id') id: string,
+    @PathId('id', 'we') id: string,
     @Query() query: ListDeliveriesQueryDto,
   ): Promise<Paged<WebhookDeliveryDto>> {
     return this.deliveries.list(project, id, query);
@@ -34,14 +32,12 @@ export class DeliveriesController {
   @HttpCode(200)
   @Auth('secret')
   @ApiOperation({ summary: 'Redeliver now (same event id, fresh retry schedule) and answer the delivery after that attempt.' })
-  @ApiParam(ENDPOINT_ID)
-  @ApiParam({ name: 'delivery_id', example: 'whd_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' })
   @ApiEnvelope(WebhookDeliveryDto)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   retryDelivery(
     @CurrentProject() project: ProjectRef,
-    @Param('id') id: string,
-    @Param('delivery_id') deliveryId: string,
+    @PathId('id', 'we') id: string,
+    @PathId('delivery_id', 'whd') deliveryId: string,
   ): Promise<WebhookDeliveryDto> {
     return this.deliveries.retry(project, id, deliveryId);
   }
@@ -50,12 +46,11 @@ export class DeliveriesController {
   @HttpCode(200)
   @Auth('secret')
   @ApiOperation({ summary: 'Redeliver every failed delivery created since a time, e.g. after fixing a broken receiver.' })
-  @ApiParam(ENDPOINT_ID)
   @ApiEnvelope(RecoverResultDto)
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   recoverDeliveries(
     @CurrentProject() project: ProjectRef,
-    @Param('id') id: string,
+    @PathId('id', 'we') id: string,
     @Body() body: RecoverDeliveriesDto,
   ): Promise<RecoverResultDto> {
     return this.deliveries.recover(project, id, body);
@@ -65,10 +60,9 @@ export class DeliveriesController {
   @HttpCode(200)
   @Auth('secret')
   @ApiOperation({ summary: 'Send a signed `webhook.test` event now and answer the outcome of that one attempt (not stored, not retried).' })
-  @ApiParam(ENDPOINT_ID)
   @ApiEnvelope(WebhookTestResultDto)
   @ApiErrors('NOT_FOUND', 'SEALED_VALUE_UNREADABLE')
-  testEndpoint(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<WebhookTestResultDto> {
+  testEndpoint(@CurrentProject() project: ProjectRef, @PathId('id', 'we') id: string): Promise<WebhookTestResultDto> {
     return this.deliveries.test(project, id);
   }
 }

@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentProject } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
+import { PathId } from '../../common/http/path-param';
 import { Auth } from '../../common/http/route-policy';
 import { Idempotent } from '../../idempotency/idempotent.decorator';
 import { CurrentIdempotency } from '../../idempotency/idempotency-claims';
@@ -12,8 +13,6 @@ import { DeletedEndpointDto } from './dto/deleted-endpoint.dto';
 import { CreatedEndpointDto, EndpointDto, EndpointListDto, RotatedEndpointDto } from './dto/endpoint.dto';
 import { UpdateEndpointDto } from './dto/update-endpoint.dto';
 import { EndpointsService } from './endpoints.service';
-
-const ENDPOINT_ID = { name: 'id', example: 'we_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' };
 
 @ApiTags('Webhooks')
 @Controller('v1/webhooks')
@@ -47,10 +46,9 @@ export class EndpointsController {
   @Get(':id')
   @Auth('secret')
   @ApiOperation({ summary: 'One webhook endpoint, URL masked.' })
-  @ApiParam(ENDPOINT_ID)
   @ApiEnvelope(EndpointDto)
   @ApiErrors('NOT_FOUND')
-  getWebhook(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<EndpointDto> {
+  getWebhook(@CurrentProject() project: ProjectRef, @PathId('id', 'we') id: string): Promise<EndpointDto> {
     return this.endpoints.getEndpoint(project, id);
   }
 
@@ -59,20 +57,22 @@ export class EndpointsController {
   @ApiOperation({
     summary: 'Change the URL, events or format, or switch the endpoint on (status enabled, which clears its failure count) or off.',
   })
-  @ApiParam(ENDPOINT_ID)
   @ApiEnvelope(EndpointDto)
   @ApiErrors('NOT_FOUND', 'VALIDATION_ERROR', 'INVALID_WEBHOOK_URL', 'SEALED_VALUE_UNREADABLE')
-  updateWebhook(@CurrentProject() project: ProjectRef, @Param('id') id: string, @Body() body: UpdateEndpointDto): Promise<EndpointDto> {
+  updateWebhook(
+    @CurrentProject() project: ProjectRef,
+    @PathId('id', 'we') id: string,
+    @Body() body: UpdateEndpointDto,
+  ): Promise<EndpointDto> {
     return this.endpoints.updateEndpoint(project, id, body);
   }
 
   @Delete(':id')
   @Auth('secret')
   @ApiOperation({ summary: 'Delete a webhook endpoint and its delivery log.' })
-  @ApiParam(ENDPOINT_ID)
   @ApiEnvelope(DeletedEndpointDto)
   @ApiErrors('NOT_FOUND')
-  deleteWebhook(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<DeletedEndpointDto> {
+  deleteWebhook(@CurrentProject() project: ProjectRef, @PathId('id', 'we') id: string): Promise<DeletedEndpointDto> {
     return this.endpoints.deleteEndpoint(project, id);
   }
 
@@ -80,10 +80,9 @@ export class EndpointsController {
   @HttpCode(200)
   @Auth('secret')
   @ApiOperation({ summary: 'Replace the signing secret. The new one is shown once; the old one keeps signing for 24 hours beside it.' })
-  @ApiParam(ENDPOINT_ID)
   @ApiEnvelope(RotatedEndpointDto)
   @ApiErrors('NOT_FOUND')
-  rotateWebhookSecret(@CurrentProject() project: ProjectRef, @Param('id') id: string): Promise<RotatedEndpointDto> {
+  rotateWebhookSecret(@CurrentProject() project: ProjectRef, @PathId('id', 'we') id: string): Promise<RotatedEndpointDto> {
     return this.endpoints.rotateSecret(project, id);
   }
 }

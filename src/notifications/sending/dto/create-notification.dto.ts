@@ -21,14 +21,22 @@ import { ContactsFilterDto } from '../../../contacts/dto/contact-filter.dto';
 import { NOTIFICATION_ICONS, type NotificationIcon } from '../../entities/notification.entity';
 import { CATEGORY_PATTERN, NOTIFICATION_LIMITS, dataProblem, linkProblem, reactionsInputProblem } from '../notification-input';
 
-/** A custom rule whose message comes from a pure `problem` function (null when the value is fine). */
+/**
+ * A custom rule whose message comes from a pure `problem` function (null when the value is fine).
+ * With `each`, the message names the first item that fails (`emails.2 must …`), not the list.
+ */
 function Satisfies(name: string, problem: (value: unknown) => string | null, options?: ValidationOptions): PropertyDecorator {
+  const describe = (property: string, value: unknown): string => {
+    const index = options?.each && Array.isArray(value) ? value.findIndex((item) => problem(item) !== null) : -1;
+    if (index >= 0) return `${property}.${index} ${problem((value as unknown[])[index])}`;
+    return `${property} ${problem(value) ?? 'is invalid'}`;
+  };
   return ValidateBy(
     {
       name,
       validator: {
         validate: (value: unknown) => problem(value) === null,
-        defaultMessage: (args) => `${args?.property ?? name} ${problem(args?.value) ?? 'is invalid'}`,
+        defaultMessage: (args) => describe(args?.property ?? name, args?.value),
       },
     },
     options,
