@@ -48,6 +48,39 @@ describe('LookupCache', () => {
     expect(load).toHaveBeenCalledTimes(1);
   });
 
+  it('shares one load between lookups of one key that miss at the same time', async () => {
+    const pending = pendingLoad<Key | null>();
+    const answers = [cache.lookup('k', now, pending.load), cache.lookup('k', now, pending.load)];
+    const other = cache.lookup('other', now, async () => ({ project: 'p2' }));
+    pending.finish({ project: 'p1' });
+    expect(await Promise.all(answers)).toEqual([{ project: 'p1' }, { project: 'p1' }]);
+    expect(await other).toEqual({ project: 'p2' });
+    expect(pending.load).toHaveBeenCalledTimes(1);
+  });
+
+  it('shares a failed load with the lookups that joined it, and loads afresh after', async () => {
+    const pending = pendingLoad<Key | null>();
+    const answers = [cache.lookup('k', now, pending.load), cache.lookup('k', now, pending.load)];
+    pending.fail(new Error('database busy'));
+    for (const answer of answers) await expect(answer).rejects.toThrow('database busy');
+    expect(await cache.lookup('k', now, async () => ({ project: 'p1' }))).toEqual({ project: 'p1' });
+  });
+
+  it('never joins a load that started before a change: the lookup after it loads again', async () => {
+    const changes = [() => cache.invalidate('any key'), () => cache.invalidateOwner('any project'), () => cache.clear()];
+    for (const [index, change] of changes.entries()) {
+      const before = pendingLoad<Key | null>();
+      const first = cache.lookup(`k${index}`, now, before.load);
+      change();
+      const after = pendingLoad<Key | null>();
+      const second = cache.lookup(`k${index}`, now, after.load);
+      before.finish({ project: 'p1' });
+      after.finish(null);
+      expect([await first, await second]).toEqual([{ project: 'p1' }, null]);
+      expect(after.load).toHaveBeenCalledTimes(1);
+    }
+  });
+
   it('stores nothing from a lookup that raced with a change to its own key', async () => {
     const pending = pendingLoad<Key | null>();
     const answer = cache.lookup('k', now, pending.load);

@@ -9,6 +9,12 @@
  * stores nothing (it may have read the row before the change committed); lookups of other keys
  * racing with it are unaffected. `clear()` (a lost listener) drops everything and refuses every
  * lookup in flight.
+ *
+ * Lookups of one key that miss at the same time share one load: a burst of browser calls with one
+ * publishable key, just after its entry expired, reads the key once instead of once per request
+ * (each read would wait for a pooled database connection). A lookup never joins a load that
+ * started before a change it could have missed: any change stops later lookups from joining the
+ * loads then in flight.
  */
 export const KNOWN_VALUE_TTL_MS = 5_000;
 export const UNKNOWN_VALUE_TTL_MS = 2_000;
@@ -36,6 +42,8 @@ export class LookupCache<T> {
   private readonly keyChangedAt = new Map<string, number>();
   private readonly ownerChangedAt = new Map<string, number>();
   private lookupsInFlight = 0;
+  /** The loads in flight that a lookup of the same key may still join. */
+  private readonly sharedLoads = new Map<string, Promise<T | null>>();
 
   constructor(options: LookupCacheOptions<T> = {}) {
     this.ownersOf = options.ownersOf;
@@ -57,6 +65,18 @@ export class LookupCache<T> {
   async lookup(key: string, now: () => number, load: (key: string) => Promise<T | null>): Promise<T | null> {
     const cached = this.get(key, now());
     if (cached !== undefined) return cached;
+    const shared = this.sharedLoads.get(key);
+    if (shared) return shared;
+    const loading = this.loadAndStore(key, now, load);
+    this.sharedLoads.set(key, loading);
+    try {
+      return await loading;
+    } finally {
+      if (this.sharedLoads.get(key) === loading) this.sharedLoads.delete(key);
+    }
+  }
+
+  private async loadAndStore(key: string, now: () => number, load: (key: string) => Promise<T | null>): Promise<T | null> {
     const startedAt = this.changeCount;
     this.lookupsInFlight += 1;
     try {
@@ -72,6 +92,7 @@ export class LookupCache<T> {
   /** Drops one key's entry (created, imported, revoked, rotated). */
   invalidate(key: string): void {
     this.changeCount += 1;
+    this.sharedLoads.clear();
     this.entries.delete(key);
     this.track(this.keyChangedAt, key);
   }
@@ -80,6 +101,7 @@ export class LookupCache<T> {
   invalidateOwner(owner: string): void {
     if (!this.ownersOf) return this.clear();
     this.changeCount += 1;
+    this.sharedLoads.clear();
     for (const [key, entry] of this.entries) {
       if (entry.value !== null && this.ownersOf(entry.value).includes(owner)) this.entries.delete(key);
     }
@@ -91,6 +113,7 @@ export class LookupCache<T> {
     this.changeCount += 1;
     this.clearedAt = this.changeCount;
     this.entries.clear();
+    this.sharedLoads.clear();
     this.forgetChanges();
   }
 
