@@ -130,7 +130,8 @@ export class AdmissionPool extends Pool {
 
   /** pg-pool's 'release': a connection came back (or was dropped); the line moves one place. */
   private readonly onRelease = (): void => {
-    this.handedOut -= 1;
+    // Never below zero: pg-pool also releases, unasked, a connection opened for a caller that gave up.
+    this.handedOut = Math.max(0, this.handedOut - 1);
     if (this.line.length === 0) return;
     this.lastProgressAt = performance.now();
     this.serveLine();
