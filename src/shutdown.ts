@@ -6,8 +6,12 @@ import { QueueService } from './infra/queue/queue.service';
 import { Sweeper } from './infra/queue/sweeper';
 import { RateLimiter } from './infra/rate-limit/rate-limiter';
 
-// While draining, idle keep-alive connections are closed this often (a response that finishes
-// leaves its connection idle).
+// While draining, a keep-alive connection with no request running is closed once it has been idle
+// this long (since its last answer, or since the drain began): a request its client sent as the
+// drain began (on the wire, or unread behind a busy event loop) arrives meanwhile and is answered
+// with `Connection: close`, where closing the connection at once would reset it.
+const IDLE_QUIET_MS = 1_000;
+// How often idle connections are looked at while draining.
 const IDLE_SWEEP_MS = 50;
 
 const logger = new Logger('Shutdown');
@@ -25,6 +29,12 @@ async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
   return result;
 }
 
+/** One event-loop turn, its poll phase included (setTimeout, then setImmediate). */
+async function eventLoopTurn(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
 export interface HttpDrain {
   /**
    * Stops accepting connections and waits for every request in flight to be answered, at most
@@ -34,50 +44,58 @@ export interface HttpDrain {
 }
 
 /**
- * Tracks the requests in flight on `server`, so that a drain can tell an idle keep-alive
- * connection (closed at once) from one whose request is running (answered, with
- * `Connection: close`) and from a connection just accepted whose request has not been read yet
- * (left to send it, and answered). Node's own `server.close()` closes that last kind too, which
- * resets requests the client already sent: so the listener is closed without it.
+ * Tracks the requests in flight on `server`, so that a drain can end every connection without
+ * resetting a request. In order: the listener closes first, after one event-loop turn has taken
+ * the connections the kernel already accepted (Linux resets those still queued when a listener
+ * closes); until then answers keep their connections, since a `Connection: close` would send the
+ * client to open a new one into that queue. From then on every answer carries `Connection: close`
+ * (Node closes the connection after it), the client's next connection is refused, and a connection
+ * left idle is closed after IDLE_QUIET_MS. Node's own `server.close()` would close idle connections
+ * at once, resetting a request the client is sending on one right then.
  */
 export function trackRequests(server: Server): HttpDrain {
   let draining = false;
+  let drainStartedAt = 0;
   const sockets = new Set<Socket>();
-  // Connections that have carried a request: one without any (just accepted) is left to send it.
-  const used = new WeakSet<Socket>();
   const inFlight = new Set<ServerResponse>();
+  // While draining: when each connection last finished an answer.
+  const lastAnswered = new WeakMap<Socket, number>();
   // One listener function for every response (no closure per request): it reads the response off `this`.
   function answered(this: ServerResponse): void {
     inFlight.delete(this);
+    if (draining) lastAnswered.set(this.req.socket, Date.now());
   }
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    used.add(req.socket);
+  // Before the application's listener, which may answer at once (then headers can no longer change).
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
     inFlight.add(res);
     if (draining) res.setHeader('Connection', 'close');
     res.on('close', answered);
   });
-  const closeIdle = () => {
+  const closeQuietConnections = () => {
     const busy = new Set<Socket>();
     for (const res of inFlight) busy.add(res.req.socket);
-    for (const socket of sockets) if (used.has(socket) && !busy.has(socket)) socket.destroy();
+    const now = Date.now();
+    for (const socket of sockets) {
+      if (busy.has(socket)) continue;
+      const idleSince = Math.max(drainStartedAt, lastAnswered.get(socket) ?? 0);
+      if (now - idleSince >= IDLE_QUIET_MS) socket.destroy();
+    }
   };
   return {
     async drain(graceMs: number) {
-      draining = true;
       logger.log(`draining: ${inFlight.size} requests in flight on ${sockets.size} connections`);
-      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
-      // Closing a listening socket resets the connections the kernel accepted but Node has not
-      // taken yet (a busy event loop leaves them waiting). An event-loop turn takes them all (libuv
-      // accepts until the queue is empty); the listener closes right after that turn's poll phase.
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      await new Promise((resolve) => setImmediate(resolve));
+      // libuv accepts until the kernel's queue is empty in the poll phase; the listener closes
+      // right after that turn.
+      await eventLoopTurn();
       const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
-      closeIdle();
-      const sweep = setInterval(closeIdle, IDLE_SWEEP_MS);
+      draining = true;
+      drainStartedAt = Date.now();
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      const sweep = setInterval(closeQuietConnections, IDLE_SWEEP_MS);
       try {
         if (!(await within(closed, graceMs))) {
           logger.warn(`requests still running after SHUTDOWN_GRACE_MS (${graceMs} ms); closing their connections`);

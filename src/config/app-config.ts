@@ -75,6 +75,15 @@ export interface AppConfig {
   readonly customDomains: { readonly cnameTarget: string } | null;
   /** Fault tests only (TEST_DELAY_AFTER_IDEMPOTENT_COMMIT_MS); 0 or absent in production. */
   readonly testDelayAfterIdempotentCommitMs?: number;
+  /** The PostgreSQL pool of each process and its admission control (README "Operating it"). */
+  readonly databasePool: {
+    readonly size: number;
+    /**
+     * DATABASE_QUEUE_WAIT_MS: while the first in line for a connection has waited longer, newcomers
+     * are refused with 503. Null (0): pg-pool's own line, each caller waits up to databaseConnectMs.
+     */
+    readonly queueWaitMs: number | null;
+  };
   /** Deadlines of every backend call and the shutdown grace period (README "Operating it"). */
   readonly deadlines: {
     readonly databaseConnectMs: number;
@@ -211,6 +220,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     billing: billingConfig(env),
     customDomains: env.CUSTOM_DOMAIN_CNAME_TARGET ? { cnameTarget: env.CUSTOM_DOMAIN_CNAME_TARGET } : null,
     testDelayAfterIdempotentCommitMs: env.TEST_DELAY_AFTER_IDEMPOTENT_COMMIT_MS ?? 0,
+    databasePool: {
+      size: env.DATABASE_POOL_SIZE ?? 10,
+      queueWaitMs: env.DATABASE_QUEUE_WAIT_MS === 0 ? null : (env.DATABASE_QUEUE_WAIT_MS ?? 5_000),
+    },
     deadlines: {
       databaseConnectMs: env.DATABASE_CONNECT_TIMEOUT_MS ?? 5_000,
       databaseStatementMs: env.DATABASE_STATEMENT_TIMEOUT_MS ?? 10_000,

@@ -281,6 +281,26 @@ export class Env {
   @Max(600_000)
   DATABASE_CONNECT_TIMEOUT_MS?: number;
 
+  /** Connections each process keeps to PostgreSQL (API server and worker alike). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000)
+  DATABASE_POOL_SIZE?: number;
+
+  /**
+   * While the first request in line for a pool connection has waited longer than this, new ones
+   * are refused at once with 503 and Retry-After. 0: no line of the service's own (each request
+   * waits up to DATABASE_CONNECT_TIMEOUT_MS, then 503).
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  DATABASE_QUEUE_WAIT_MS?: number;
+
   /** PostgreSQL's statement_timeout; the client gives up on a silent server a little later. */
   @IsOptional()
   @Transform(toInt)

@@ -28,7 +28,7 @@ describe('database schema', () => {
   it('can roll every migration back and apply it again', async () => {
     // A database of its own: the app's stays migrated for the other tests.
     const database = await createTestDatabase();
-    const dataSource = createDataSource(database.url, ENTITIES, 2);
+    const dataSource = createDataSource(database.url, ENTITIES);
     await dataSource.initialize();
     try {
       for (let i = 0; i < MIGRATIONS.length; i += 1) await dataSource.undoLastMigration({ transaction: 'each' });

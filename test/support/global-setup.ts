@@ -55,7 +55,7 @@ async function migrateEmbeddedTemplate(): Promise<void> {
 }
 
 async function migrate(url: string): Promise<void> {
-  const dataSource = createDataSource(url, ENTITIES, 2);
+  const dataSource = createDataSource(url, ENTITIES);
   await dataSource.initialize();
   try {
     await runMigrations(dataSource);

@@ -5,6 +5,8 @@ import { AddressInfo, Server, Socket, connect, createServer } from 'node:net';
  * - `pause()`: a black hole. Connections are still accepted, but nothing is forwarded either way
  *   (bytes wait, as they would on a partitioned network, and flow again on `resume()`);
  * - `close()`: every connection is cut and the port refuses new ones until `reopen()`.
+ * With `latencyMs`, every answer from the target reaches the client that much later, in order: a
+ * database across a slow network, so that each statement holds its pooled connection that long.
  */
 export interface TcpProxy {
   readonly port: number;
@@ -23,7 +25,12 @@ interface Pair {
   upstream: Socket | null;
 }
 
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+export interface TcpProxyOptions {
+  latencyMs?: number;
+}
+
+export async function startTcpProxy(target: { host: string; port: number }, options: TcpProxyOptions = {}): Promise<TcpProxy> {
+  const latencyMs = options.latencyMs ?? 0;
   const pairs = new Set<Pair>();
   let paused = false;
   let accepted = 0;
@@ -33,7 +40,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     const upstream = connect(target.port, target.host);
     pair.upstream = upstream;
     pair.client.pipe(upstream);
-    upstream.pipe(pair.client);
+    if (latencyMs > 0) {
+      // Timers of one duration fire in the order they were set, so the bytes keep their order.
+      upstream.on('data', (chunk: Buffer) => setTimeout(() => pair.client.write(chunk), latencyMs));
+    } else {
+      upstream.pipe(pair.client);
+    }
     const end = () => {
       pair.client.destroy();
       upstream.destroy();

@@ -57,6 +57,14 @@ describe('LookupCache', () => {
     expect(cache.get('k', nowMs)).toBeNull();
   });
 
+  it('shares a failed load with the lookups that joined it, and loads afresh after', async () => {
+    const pending = pendingLoad<Key | null>();
+    const answers = [cache.lookup('k', now, pending.load), cache.lookup('k', now, pending.load)];
+    pending.fail(new Error('database busy'));
+    for (const answer of answers) await expect(answer).rejects.toThrow('database busy');
+    expect(await cache.lookup('k', now, async () => ({ project: 'p1' }))).toEqual({ project: 'p1' });
+  });
+
   it("starts a load of its own after a change to the key, the key's owner or the whole cache", async () => {
     for (const change of [() => cache.invalidate('k'), () => cache.invalidateOwner('p1'), () => cache.clear()]) {
       const before = pendingLoad<Key | null>();

@@ -1,4 +1,4 @@
-import { isBackendOutage } from './backend-outage';
+import { BACKEND_BUSY, busyRetryAfter, isBackendOutage } from './backend-outage';
 
 const withCode = (code: string, message = 'failure') => Object.assign(new Error(message), { code });
 
@@ -33,5 +33,20 @@ describe('isBackendOutage', () => {
     ['not an error', 'ECONNREFUSED'],
   ])('leaves %s alone', (_name, error) => {
     expect(isBackendOutage(error)).toBe(false);
+  });
+});
+
+describe('busyRetryAfter', () => {
+  const busy = Object.assign(new Error('The database is busy'), { code: BACKEND_BUSY, retryAfterSeconds: 3 });
+
+  it("reads a busy backend's own Retry-After, also inside TypeORM's wrapper", () => {
+    expect(busyRetryAfter(busy)).toBe(3);
+    expect(busyRetryAfter(Object.assign(new Error('query failed'), { driverError: busy }))).toBe(3);
+  });
+
+  it('finds none in an outage or a bug', () => {
+    expect(busyRetryAfter(withCode('ECONNREFUSED'))).toBeNull();
+    expect(busyRetryAfter(new TypeError('x'))).toBeNull();
+    expect(busyRetryAfter(Object.assign(new Error('no seconds'), { code: BACKEND_BUSY }))).toBeNull();
   });
 });

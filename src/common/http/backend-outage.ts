@@ -9,6 +9,13 @@
 /** Seconds a client should wait before retrying during an outage. */
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;
 
+/**
+ * The `code` of an error that means "the backend answers but has no room for this request now"
+ * (the database pool's line is full: infra/database/pool-admission.ts). Such an error carries its
+ * own `retryAfterSeconds`.
+ */
+export const BACKEND_BUSY = 'BACKEND_BUSY';
+
 // Socket-level failures (Node's net module, pg and ioredis pass them through).
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -41,7 +48,32 @@ const OUTAGE_MESSAGES = [
 
 const MAX_DEPTH = 5;
 
-type ErrorFields = { code?: unknown; message?: unknown; cause?: unknown; driverError?: unknown; errors?: unknown; name?: unknown };
+type ErrorFields = {
+  code?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  driverError?: unknown;
+  errors?: unknown;
+  name?: unknown;
+  retryAfterSeconds?: unknown;
+};
+
+/** The errors wrapped in `error`: TypeORM wraps the driver's error; Node wraps one failure per address in an AggregateError. */
+function nestedErrors(fields: ErrorFields): unknown[] {
+  return [fields.driverError, fields.cause, ...(Array.isArray(fields.errors) ? fields.errors : [])];
+}
+
+/** The Retry-After seconds of a BACKEND_BUSY error in `error` or what it wraps; null when there is none. */
+export function busyRetryAfter(error: unknown, depth = 0): number | null {
+  if (!error || typeof error !== 'object' || depth > MAX_DEPTH) return null;
+  const fields = error as ErrorFields;
+  if (fields.code === BACKEND_BUSY && typeof fields.retryAfterSeconds === 'number') return fields.retryAfterSeconds;
+  for (const inner of nestedErrors(fields)) {
+    const found = inner === error ? null : busyRetryAfter(inner, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
 
 export function isBackendOutage(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > MAX_DEPTH) return false;
@@ -49,7 +81,5 @@ export function isBackendOutage(error: unknown, depth = 0): boolean {
   if (typeof fields.code === 'string' && (NETWORK_CODES.has(fields.code) || SQLSTATE_OUTAGE.test(fields.code))) return true;
   if (fields.name === 'MaxRetriesPerRequestError') return true;
   if (typeof fields.message === 'string' && OUTAGE_MESSAGES.some((pattern) => pattern.test(fields.message as string))) return true;
-  // TypeORM wraps the driver's error; Node wraps one failure per address in an AggregateError.
-  const nested = [fields.driverError, fields.cause, ...(Array.isArray(fields.errors) ? fields.errors : [])];
-  return nested.some((inner) => inner !== error && isBackendOutage(inner, depth + 1));
+  return nestedErrors(fields).some((inner) => inner !== error && isBackendOutage(inner, depth + 1));
 }

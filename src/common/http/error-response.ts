@@ -4,7 +4,7 @@ import { ApiError } from '../errors/api-error';
 import type { ErrorCode } from '../errors/error-catalog';
 import type { WireAnswer } from './request-context';
 import { redactError } from '../logging/redact-error';
-import { OUTAGE_RETRY_AFTER_SECONDS, isBackendOutage } from './backend-outage';
+import { OUTAGE_RETRY_AFTER_SECONDS, busyRetryAfter, isBackendOutage } from './backend-outage';
 
 export interface ErrorBody {
   code: ErrorCode;
@@ -102,6 +102,15 @@ export function toApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof HttpException) return fromHttpException(error);
   const parserError = error && typeof error === 'object' ? fromBodyParser(error as BodyParserError) : null;
   if (parserError) return parserError;
+  const busyFor = busyRetryAfter(error);
+  if (busyFor !== null) {
+    // Part of a burst refused on purpose: the pool logs those together, not one line each.
+    return new ApiError('SERVICE_UNAVAILABLE', 'The database is busy: more requests are waiting for it than it can serve in time.', {
+      cause: error,
+      remediation: 'Retry after the Retry-After delay; the service refuses part of a burst at once so that it answers the rest quickly.',
+      headers: { 'Retry-After': String(busyFor) },
+    });
+  }
   if (isBackendOutage(error)) {
     // An outage, not a bug: one warning per request, without the stack; the client may retry.
     logger.warn({ err: redactError(error), request_id: requestId }, 'Backing service unavailable');

@@ -1,5 +1,7 @@
+import * as pg from 'pg';
 import { DataSource, EntitySchema } from 'typeorm';
 import { MIGRATIONS } from './migrations';
+import { AdmissionPool } from './pool-admission';
 import { PostgresDeadlines, deadlineOptions } from './postgres-deadlines';
 import { RedactingQueryLogger } from './redacting-query-logger';
 import { SnakeNamingStrategy } from './snake-naming-strategy';
@@ -13,9 +15,23 @@ export type EntityList = readonly (Function | EntitySchema)[];
 
 // For migrations and test setup: a connect deadline, but statements (an index build, a wait for
 // another process's migration lock) may take as long as they need.
-export const MIGRATION_DEADLINES: PostgresDeadlines = { connectMs: 10_000, statementMs: null };
+const MIGRATION_DEADLINES: PostgresDeadlines = { connectMs: 10_000, statementMs: null };
 
-export function createDataSource(url: string, entities: EntityList, poolSize = 10, deadlines = MIGRATION_DEADLINES): DataSource {
+/** The pool of a data source: its size, the deadlines of its calls, and its admission control. */
+export interface PoolSettings {
+  readonly size: number;
+  readonly deadlines: PostgresDeadlines;
+  /** Newcomers are refused while the first in line has waited longer (pool-admission.ts); null: pg-pool's line. */
+  readonly queueWaitMs: number | null;
+}
+
+// For migrations and test setup: a small pool whose callers all wait their turn.
+const MIGRATION_POOL: PoolSettings = { size: 2, deadlines: MIGRATION_DEADLINES, queueWaitMs: null };
+
+// pg, with the pool that lines callers up fairly and refuses newcomers while the line stands still.
+const PG_WITH_ADMISSION = { ...pg, Pool: AdmissionPool };
+
+export function createDataSource(url: string, entities: EntityList, pool: PoolSettings = MIGRATION_POOL): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
@@ -28,7 +44,8 @@ export function createDataSource(url: string, entities: EntityList, poolSize = 1
     // Query failures are logged at debug, with the SQL text but never its parameters (emails, tokens).
     logging: ['error'],
     logger: new RedactingQueryLogger(),
-    extra: { max: poolSize, ...deadlineOptions(deadlines) },
+    driver: PG_WITH_ADMISSION,
+    extra: { max: pool.size, queueWaitMs: pool.queueWaitMs, ...deadlineOptions(pool.deadlines) },
   });
 }
 

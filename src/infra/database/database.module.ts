@@ -1,14 +1,14 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { EntityList, MIGRATION_DEADLINES, createDataSource, runMigrations } from './data-source';
+import { EntityList, PoolSettings, createDataSource, runMigrations } from './data-source';
 import { ChangeNotifications } from './change-notifications';
 import { Database, recordAppliedMigrations } from './database';
 import type { PostgresDeadlines } from './postgres-deadlines';
 
 /** Migrations run on a short-lived data source of their own: they may outlast the statement deadline. */
 async function migrate(url: string, entities: EntityList): Promise<string[]> {
-  const migrator = createDataSource(url, entities, 2, MIGRATION_DEADLINES);
+  const migrator = createDataSource(url, entities);
   await migrator.initialize();
   try {
     return await runMigrations(migrator);
@@ -21,11 +21,13 @@ async function migrate(url: string, entities: EntityList): Promise<string[]> {
  * The embedded database runs in this process and serves one statement at a time for every
  * connection: it cannot go silent the way a server across a network can, and under a burst the
  * wait for a pooled connection is long by design. There, statements get no deadline and the pool
- * no wait limit, rather than refusing a burst with 503s.
+ * no wait limit nor admission control, rather than refusing a burst with 503s.
  */
-function deadlinesOf(config: AppConfig): PostgresDeadlines {
-  if (config.embeddedDatabase) return { connectMs: null, statementMs: null };
-  return { connectMs: config.deadlines.databaseConnectMs, statementMs: config.deadlines.databaseStatementMs };
+function poolOf(config: AppConfig): PoolSettings {
+  const size = config.databasePool.size;
+  if (config.embeddedDatabase) return { size, deadlines: { connectMs: null, statementMs: null }, queueWaitMs: null };
+  const deadlines: PostgresDeadlines = { connectMs: config.deadlines.databaseConnectMs, statementMs: config.deadlines.databaseStatementMs };
+  return { size, deadlines, queueWaitMs: config.databasePool.queueWaitMs };
 }
 
 /** The database, migrated at start. The application passes the entity registry (src/entities.ts). */
@@ -44,7 +46,7 @@ export class DatabaseModule implements OnApplicationShutdown {
           useFactory: async (config: AppConfig) => {
             if (!config.databaseUrl) throw new Error('No database URL: start the embedded database before the app');
             const applied = await migrate(config.databaseUrl, entities);
-            const dataSource = createDataSource(config.databaseUrl, entities, 10, deadlinesOf(config));
+            const dataSource = createDataSource(config.databaseUrl, entities, poolOf(config));
             await dataSource.initialize();
             recordAppliedMigrations(dataSource, applied);
             return dataSource;
