@@ -45,6 +45,19 @@ describe('chat messages', () => {
     expect(chatMessage('chat_b', { ...envelope, type: 'webhook.test', data: {} }).content).toMatch(/^Test event/);
   });
 
+  it('names an erased person as such, not as "null" (their email is null in the stored event)', () => {
+    const signup = {
+      id: 'evt_3',
+      type: 'waitlist.signup.created',
+      created_at: '',
+      project_id: 'prj_1',
+      data: { email: null, position: 4 },
+    };
+    expect(chatMessage('chat_b', signup).content).toBe('New waitlist signup: someone (erased) (position 4)');
+    const subscriber = { ...signup, type: 'changelog.subscriber.created', data: { email: null } };
+    expect(chatMessage('chat_b', subscriber).content).toBe('New changelog subscriber: someone (erased)');
+  });
+
   it('chat_a: a Slack-style blocks message with the linked title, excerpt, image, details and buttons', () => {
     const message = chatMessage('chat_a', published());
     expect(message.text).toBe('Published: Dark mode &lt;beta&gt; &amp; more');

@@ -20,15 +20,17 @@ export type ChatFormat = Exclude<WebhookFormat, 'json'>;
  */
 export function eventLine(envelope: WebhookEnvelope): ChatText {
   const data = envelope.data;
+  // An erased person's email is null in the stored event, and so in a retry or a recovered delivery.
+  const person = (email: unknown) => email ?? 'someone (erased)';
   switch (envelope.type) {
     case 'waitlist.signup.created':
-      return chatText`New waitlist signup: ${data.email} (position ${data.position})`;
+      return chatText`New waitlist signup: ${person(data.email)} (position ${data.position})`;
     case 'waitlist.signups.invited':
       return chatText`Invited ${data.count} people from the waitlist`;
     case 'changelog.entry.published':
       return chatText`Published: ${data.title}`;
     case 'changelog.subscriber.created':
-      return chatText`New changelog subscriber: ${data.email}`;
+      return chatText`New changelog subscriber: ${person(data.email)}`;
     case 'webhook.test':
       return chatText`Test event: this channel receives webhook posts.`;
     case 'feedback.created':
