@@ -14,41 +14,15 @@ const { createHmac, randomBytes } = require('node:crypto');
 const http = require('node:http');
 const { join } = require('node:path');
 const { Client } = require('pg');
+const { admin, cpuSeconds, databaseUrl, sleep } = require('./support');
 
 const REQUESTS = Number(process.env.BURST_REQUESTS ?? 2000);
 const ROUNDS = Number(process.env.BURST_ROUNDS ?? 3);
 const PATH = process.env.BURST_PATH ?? '/v1/notifications/unread/count';
-const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const DIST = join(__dirname, '..', 'dist');
 // The service's own variables given to this script go on to the server.
 const PASSED_ON = /^(DATABASE_(POOL_SIZE|CONNECT_TIMEOUT_MS|STATEMENT_TIMEOUT_MS|QUEUE_WAIT_MS)|LOG_LEVEL|NODE_OPTIONS)$/;
-
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** User + system CPU seconds of a process so far. */
-function cpuSeconds(pid) {
-  const fields = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function databaseUrl(name) {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function admin(sql) {
-  const client = new Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 async function startServer(env, port) {
   const passed = Object.fromEntries(Object.entries(process.env).filter(([name]) => PASSED_ON.test(name)));

@@ -20,10 +20,10 @@
  */
 const autocannon = require('autocannon');
 const { fork, spawn, execFileSync } = require('node:child_process');
-const { readFileSync, writeFileSync } = require('node:fs');
+const { writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { randomBytes } = require('node:crypto');
-const { Client } = require('pg');
+const { admin, cpuSeconds, databaseUrl, sleep } = require('./support');
 const { ROUTES } = require('./routes');
 const { sendTimings } = require('./send-timings');
 const { webhookTimings } = require('./webhook-timings');
@@ -33,38 +33,12 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
-const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const POOL_SIZE = 10;
 const PORTS = { service: 3977, 'bare nest': 3978, 'raw node': 3979 };
 const TARGETS = Object.keys(PORTS);
-const CLOCK_TICKS_PER_SECOND = 100;
 // The runtime flags of the service's start scripts (package.json, Dockerfile), given to every target alike.
 const NODE_FLAGS = ['--max-semi-space-size=32'];
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function databaseUrl(name) {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function admin(sql) {
-  const client = new Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-/** User + system CPU seconds of a process so far. */
-function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-}
 
 async function waitForHealth(port, child) {
   for (let i = 0; i < 240; i += 1) {
