@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   BELL,
@@ -385,6 +386,24 @@ describe('the notification bell (notifications.js) as visitors see and use it', 
       expect(await host.scrollWidth()).toBeLessThanOrEqual(375);
       expect(await host.axe()).toEqual([]);
       await host.screenshot('bell-dark-375');
+      await expectClean(host);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('works on a page with only the README’s snippet (example values replaced)', async () => {
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const snippet = /```html\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('### Embed the bell')))![1];
+    const html = snippet
+      .replace('https://cdn.example.com', fixture.cdn)
+      .replace('svc_pub_live_…', bell.seeded.publishableKey)
+      .replace(/data-user-hash="[0-9a-f]{64}"/, `data-user-hash="${bell.hashOf('user_42')}"`);
+    expect(html).toContain('data-user-id="user_42"');
+    const host = await fixture.openPage({ scripts: [], body: html });
+    try {
+      await host.page.getByRole('button', { name: 'Notifications, 1 unread' }).click();
+      await host.page.locator(TITLES, { hasText: bell.whatsNew }).waitFor();
       await expectClean(host);
     } finally {
       await host.close();

@@ -102,6 +102,8 @@ export interface BellFixture {
   seeded: SeededProject;
   /** The title of the project's changelog entry, in every bell as a broadcast. */
   whatsNew: string;
+  /** The `user_hash` of `userId` under the project's signing secret. */
+  hashOf(userId: string): string;
   /** POST /v1/notifications with the secret key, 10 ms after the previous one (a stable order). */
   send(body: Record<string, unknown>): Promise<{ id: string }>;
   seedInbox(userId: string, plain?: boolean): Promise<SeededInbox>;
@@ -191,5 +193,14 @@ export async function startBellFixture(): Promise<BellFixture> {
       },
     });
 
-  return { scripts, seeded, whatsNew: entry.body.data.title, send, seedInbox, bellPage, close: () => scripts.close() };
+  return {
+    scripts,
+    seeded,
+    whatsNew: entry.body.data.title,
+    hashOf: (userId) => userHashOf(userId, secret),
+    send,
+    seedInbox,
+    bellPage,
+    close: () => scripts.close(),
+  };
 }
