@@ -3,7 +3,7 @@ import { type ScriptTag, ScriptsFixture, startScriptsFixture, strictPolicy } fro
 import { seedNotification, userHashOf } from '../support/notification-seed';
 import type { SeededProject } from '../support/test-app';
 
-const UNREAD = 'launch-notifications .count';
+const BELL = { name: 'Notifications, 2 unread' };
 const TITLES = 'launch-changelog li';
 
 /**
@@ -38,8 +38,8 @@ describe('the browser scripts on a page with a strict Content-Security-Policy', 
   it('renders the unread count and the entry titles as text, with no policy violation, console error or serious axe finding', async () => {
     const host = await fixture.openPage({ scripts: bothScripts() });
     try {
-      await host.page.locator(UNREAD, { hasText: 'unread' }).waitFor();
-      expect(await host.page.locator(UNREAD).textContent()).toBe('2 unread');
+      await host.page.getByRole('button', BELL).waitFor();
+      expect(await host.page.locator('launch-notifications .badge').textContent()).toBe('2');
       await host.page.locator(TITLES).first().waitFor();
       expect((await host.page.locator(TITLES).allTextContents()).sort()).toEqual([
         '<img src=x onerror="document.title=1">Exports',
@@ -49,8 +49,13 @@ describe('the browser scripts on a page with a strict Content-Security-Policy', 
       expect(await host.page.locator('launch-changelog img').count()).toBe(0);
       expect(await host.page.title()).toBe('Host page');
 
-      // Both elements: open shadow roots styled by adopted stylesheets, which the policy allows.
-      for (const tag of ['launch-notifications', 'launch-changelog']) {
+      // Both elements: open shadow roots styled by adopted stylesheets, which the policy allows
+      // (the bell adds a third, its own, that places its panel).
+      expect(await host.shadowLook('launch-notifications', '.panel', ['borderTopStyle'])).toEqual({
+        adoptedStyleSheets: 3,
+        styles: { borderTopStyle: 'solid' },
+      });
+      for (const tag of ['launch-changelog']) {
         expect(await host.shadowLook(tag, 'section', ['borderTopStyle'])).toEqual({
           adoptedStyleSheets: 2,
           styles: { borderTopStyle: 'solid' },
@@ -70,9 +75,10 @@ describe('the browser scripts on a page with a strict Content-Security-Policy', 
     const host = await fixture.openPage({ scripts: bothScripts(), viewport: { width: 375, height: 700 }, colorScheme: 'dark' });
     try {
       await host.page.locator(TITLES).first().waitFor();
-      await host.page.locator(UNREAD, { hasText: 'unread' }).waitFor();
-      const background = async (tag: string) => (await host.shadowLook(tag, 'section', ['backgroundColor'])).styles.backgroundColor;
-      expect(await background('launch-notifications')).toBe('rgb(255, 255, 255)');
+      await host.page.getByRole('button', BELL).click();
+      const background = async (tag: string, selector = 'section') =>
+        (await host.shadowLook(tag, selector, ['backgroundColor'])).styles.backgroundColor;
+      expect(await background('launch-notifications', '.panel')).toBe('rgb(255, 255, 255)');
       expect(await background('launch-changelog')).toBe('rgb(17, 24, 39)');
       expect(await host.scrollWidth()).toBeLessThanOrEqual(375);
       expect(await host.violations()).toEqual([]);

@@ -1,52 +1,32 @@
-import { ApiFailure, createApiClient } from '../shared/api';
-import { hexColour, oneOf, text } from '../shared/attributes';
-import { h, mount, whenReady } from '../shared/dom';
-import { defineElement, openShadow } from '../shared/element';
+import { mount, whenReady } from '../shared/dom';
+import { defineElement } from '../shared/element';
 import { launchScript } from '../shared/script';
-import { DEFAULT_ACCENT, themeStyles } from '../shared/theme';
-import styles from './notifications.css';
+import { LaunchNotifications } from './element';
+import { readSettings } from './settings';
 
 /**
- * The notification bell, `{cdn_url}/v1/notifications.js` (spec: Browser events). This first
- * version proves the path end to end: it shows the end user's unread count, read once.
+ * The notification bell, `{cdn_url}/v1/notifications.js` (spec: Browser events): a
+ * `<launch-notifications>` element, at `data-target` or as a fixed launcher at `data-position`,
+ * also reachable as `window.launchNotifications`. Without its required settings it renders nothing.
  */
 const TAG = 'launch-notifications';
-const script = launchScript(TAG);
-const settings = {
-  key: script.read.required('data-key'),
-  userId: script.read.required('data-user-id'),
-  userHash: script.read.required('data-user-hash'),
-  theme: script.read('data-theme', oneOf('light', 'dark', 'auto'), 'light'),
-  accent: script.read('data-accent', hexColour, DEFAULT_ACCENT),
-  target: script.read('data-target', text, null),
-};
+const settings = readSettings(launchScript(TAG));
 
-class LaunchNotifications extends HTMLElement {
-  connectedCallback(): void {
-    if (this.shadowRoot) return;
-    this.dataset.theme = settings.theme;
-    const count = h('p', { class: 'count', role: 'status' }, 'Loading notifications…');
-    openShadow(this, themeStyles(settings.accent), styles).append(h('section', { 'aria-label': 'Notifications' }, count));
-    void this.showUnreadCount(count);
-  }
-
-  private async showUnreadCount(count: HTMLElement): Promise<void> {
-    const { key, userId, userHash } = settings;
-    if (!key || !userId || !userHash) {
-      count.textContent = 'Notifications are not set up on this page.';
-      return;
+if (settings) {
+  LaunchNotifications.settings = settings;
+  defineElement(TAG, LaunchNotifications);
+  whenReady(() => {
+    const bell = (document.querySelector(TAG) ?? document.createElement(TAG)) as LaunchNotifications;
+    if (!bell.isConnected) {
+      let target: Element | null = null;
+      try {
+        target = settings.target ? document.querySelector(settings.target) : null;
+      } catch {
+        // an invalid selector: mount() says so and uses <body>
+      }
+      if (!target) bell.dataset.position = settings.position;
+      mount(bell, settings.target);
     }
-    try {
-      const api = createApiClient({ base: script.api, key, userHash });
-      const { data } = await api.get<{ unread_count: number }>('/v1/notifications/unread/count', { user_id: userId });
-      count.textContent = `${data.unread_count} unread`;
-    } catch (error) {
-      count.textContent = error instanceof ApiFailure ? error.message : 'Notifications are unavailable.';
-    }
-  }
+    window.launchNotifications = bell;
+  });
 }
-
-defineElement(TAG, LaunchNotifications);
-whenReady(() => {
-  if (!document.querySelector(TAG)) mount(document.createElement(TAG), settings.target);
-});
