@@ -148,29 +148,37 @@ describe('loadConfig', () => {
 });
 
 describe('DEV_MAIL', () => {
+  const KEY = Buffer.alloc(32, 7).toString('base64');
+
   it('is on by default only under npm start (or start:dev) outside production; DEV_MAIL decides when set', () => {
     expect(loadConfig({}).devMail).toBe(false);
     expect(loadConfig({ npm_lifecycle_event: 'start' }).devMail).toBe(true);
     expect(loadConfig({ npm_lifecycle_event: 'start:dev' }).devMail).toBe(true);
     expect(loadConfig({ npm_lifecycle_event: 'start:prod' }).devMail).toBe(false);
     expect(loadConfig({ npm_lifecycle_event: 'test' }).devMail).toBe(false);
-    expect(loadConfig({ npm_lifecycle_event: 'start', NODE_ENV: 'production' }).devMail).toBe(false);
+    expect(loadConfig({ npm_lifecycle_event: 'start', NODE_ENV: 'production', ENCRYPTION_KEY: KEY }).devMail).toBe(false);
     expect(loadConfig({ npm_lifecycle_event: 'start', DEV_MAIL: 'off' }).devMail).toBe(false);
     expect(loadConfig({ DEV_MAIL: 'on' }).devMail).toBe(true);
-    expect(loadConfig({ NODE_ENV: 'production', DEV_MAIL: 'off' }).devMail).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', DEV_MAIL: 'off', ENCRYPTION_KEY: KEY }).devMail).toBe(false);
   });
 
-  it('refuses anything but on and off, and refuses on with NODE_ENV=production', () => {
+  it('refuses anything but on and off, and refuses on with NODE_ENV=production, listed with the other problems', () => {
     expect(() => loadConfig({ DEV_MAIL: 'yes' })).toThrow(/DEV_MAIL must be one of the following values: on, off/);
-    let error: unknown;
-    try {
-      loadConfig({ DEV_MAIL: 'on', NODE_ENV: 'production' });
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).problems).toEqual([
-      "DEV_MAIL=on shows every project's mail and is for development only; it cannot be used with NODE_ENV=production (unset it or set it to off)",
+    const problemsOf = (source: Record<string, string>): string[] => {
+      try {
+        loadConfig(source);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as ConfigError).problems;
+      }
+      return [];
+    };
+    const devMailInProduction =
+      "DEV_MAIL=on shows every project's mail and is for development only; it cannot be used with NODE_ENV=production (unset it or set it to off)";
+    expect(problemsOf({ DEV_MAIL: 'on', NODE_ENV: 'production', ENCRYPTION_KEY: KEY })).toEqual([devMailInProduction]);
+    expect(problemsOf({ DEV_MAIL: 'on', NODE_ENV: 'production' })).toEqual([
+      expect.stringMatching(/^ENCRYPTION_KEY is required with NODE_ENV=production/),
+      devMailInProduction,
     ]);
   });
 });

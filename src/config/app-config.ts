@@ -141,30 +141,35 @@ function describeProblems(errors: ValidationError[], raw: Record<string, string 
 /**
  * DEV_MAIL when set; otherwise on only when a person starts the server with `npm start` (or
  * `npm run start:dev`) outside production. `npm run start:prod`, `node dist/main.js` and the
- * Docker image leave it off. On with NODE_ENV=production is refused: the page shows every
- * project's confirmation links, which no production server should hand out.
+ * Docker image leave it off. On with NODE_ENV=production is refused (productionProblems).
  */
 function devMailOf(env: Env, raw: Record<string, string | undefined>): boolean {
-  const production = env.NODE_ENV === 'production';
-  if (env.DEV_MAIL === 'on' && production) {
-    throw new ConfigError([
-      "DEV_MAIL=on shows every project's mail and is for development only; it cannot be used with NODE_ENV=production (unset it or set it to off)",
-    ]);
-  }
   if (env.DEV_MAIL !== undefined) return env.DEV_MAIL === 'on';
-  return !production && INTERACTIVE_SCRIPTS.has(raw.npm_lifecycle_event ?? '');
+  return env.NODE_ENV !== 'production' && INTERACTIVE_SCRIPTS.has(raw.npm_lifecycle_event ?? '');
 }
 
 /**
- * With NODE_ENV=production the API server and the worker never invent an ENCRYPTION_KEY: a key
- * generated into a container's DATA_DIR dies with the container, and every secret sealed under it
- * with it. The CLI may run without one (its commands that open sealed values refuse at start).
+ * What NODE_ENV=production refuses, listed with the other bad variables:
+ * - no ENCRYPTION_KEY for the API server or the worker: a key generated into a container's
+ *   DATA_DIR dies with the container, and every secret sealed under it with it (the CLI may run
+ *   without one; its commands that open sealed values refuse at start);
+ * - DEV_MAIL=on: the page shows every project's confirmation links, which no production server
+ *   should hand out.
  */
-function requiredInProduction(env: Env, kind: ProcessKind): string[] {
-  if (env.NODE_ENV !== 'production' || env.ENCRYPTION_KEY || kind.cli) return [];
-  return [
-    'ENCRYPTION_KEY is required with NODE_ENV=production: set it to the key the stored secrets were sealed with, or for a new installation to 32 random bytes in base64 (openssl rand -base64 32)',
-  ];
+function productionProblems(env: Env, kind: ProcessKind): string[] {
+  if (env.NODE_ENV !== 'production') return [];
+  const problems: string[] = [];
+  if (!env.ENCRYPTION_KEY && !kind.cli) {
+    problems.push(
+      'ENCRYPTION_KEY is required with NODE_ENV=production: set it to the key the stored secrets were sealed with, or for a new installation to 32 random bytes in base64 (openssl rand -base64 32)',
+    );
+  }
+  if (env.DEV_MAIL === 'on') {
+    problems.push(
+      "DEV_MAIL=on shows every project's mail and is for development only; it cannot be used with NODE_ENV=production (unset it or set it to off)",
+    );
+  }
+  return problems;
 }
 
 /** Reads only the variables of CONTRACT.md (plus WORKERS and QUEUE_PREFIX); empty strings count as unset. */
@@ -173,7 +178,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   for (const [key, value] of Object.entries(source)) if (value !== undefined && value !== '') raw[key] = value;
   const env = plainToInstance(Env, raw, { excludeExtraneousValues: false });
   const errors = validateSync(env, { whitelist: false, forbidUnknownValues: false });
-  const problems = [...describeProblems(errors, raw), ...requiredInProduction(env, kind)];
+  const problems = [...describeProblems(errors, raw), ...productionProblems(env, kind)];
   if (problems.length > 0) throw new ConfigError(problems);
 
   const port = env.PORT ?? 3000;
