@@ -178,9 +178,13 @@ function recordViolations(): void {
   });
 }
 
-/** The app (PUBLIC_BASE_URL = CDN_URL = its own loopback origin), Chromium, and a host-page server on another origin. */
-export async function startScriptsFixture(): Promise<ScriptsFixture> {
-  const fixture = await startAppWithBrowser({ publicBaseUrlIsOrigin: true });
+/**
+ * The app (PUBLIC_BASE_URL = CDN_URL = its own loopback origin), Chromium, and a host-page server on
+ * another origin. `env`: more settings of the app (a higher BROWSER_RATE_LIMIT for a suite whose
+ * pages all call from 127.0.0.1).
+ */
+export async function startScriptsFixture(options: { env?: Record<string, string> } = {}): Promise<ScriptsFixture> {
+  const fixture = await startAppWithBrowser({ publicBaseUrlIsOrigin: true, env: options.env });
   const pages = new Map<string, { html: string; policy: string }>();
   let hostServer: Server;
   try {
