@@ -51,7 +51,7 @@ export interface AppConfig {
   readonly workers: boolean;
   /** NODE_ENV=production: no development aids (GET /dev/mail, recipients and links of mail in the log). */
   readonly production: boolean;
-  /** DEV_MAIL: GET /dev/mail exists (for this machine only); never with NODE_ENV=production. */
+  /** DEV_MAIL: the development aids GET /dev/mail and GET /demo exist (for this machine only); never with NODE_ENV=production. */
   readonly devMail: boolean;
   /** Express's `trust proxy`: who may name the client in X-Forwarded-For (TRUST_PROXY). */
   readonly trustProxy: TrustProxy;
@@ -128,8 +128,9 @@ function describeProblems(errors: ValidationError[], raw: Record<string, string 
 /**
  * DEV_MAIL when set; otherwise on only when a person starts the server with `npm start` (or
  * `npm run start:dev`) outside production. `npm run start:prod`, `node dist/main.js` and the
- * Docker image leave it off. On with NODE_ENV=production is refused: the page shows every
- * project's confirmation links, which no production server should hand out.
+ * Docker image leave it off. On with NODE_ENV=production is refused: /dev/mail shows every
+ * project's confirmation links, which no production server should hand out. The one switch also
+ * serves GET /demo (src/dev/), a page that needs the same guard rails and nothing more.
  */
 function devMailOf(env: Env, raw: Record<string, string | undefined>): boolean {
   const production = env.NODE_ENV === 'production';
