@@ -3,7 +3,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import { type BrowserFixture, startAppWithBrowser } from './browser';
+import { type BrowserFixture, type BrowserFixtureOptions, startAppWithBrowser } from './browser';
 
 /**
  * The browser scripts as a customer's page embeds them: the app listens on one loopback origin
@@ -41,6 +41,8 @@ export interface HostPageOptions {
   viewport?: BrowserContextOptions['viewport'];
   /** The visitor's `prefers-color-scheme`; light by default. */
   colorScheme?: 'light' | 'dark';
+  /** Runs on the new page before it loads: init scripts, `page.clock.install()`, routes. */
+  setup?: (page: Page) => Promise<void>;
 }
 
 export interface CspViolation {
@@ -179,12 +181,12 @@ export function recordViolations(): void {
 }
 
 /**
- * The app (PUBLIC_BASE_URL = CDN_URL = its own loopback origin), Chromium, and a host-page server on
- * another origin. `env`: more settings of the app (a higher BROWSER_RATE_LIMIT for a suite whose
- * pages all call from 127.0.0.1).
+ * The app (PUBLIC_BASE_URL = CDN_URL = its own loopback origin), Chromium, and a host-page server
+ * on another origin. `env`: extra variables of the app (BROWSER_RATE_LIMIT for suites that open
+ * many pages within a minute).
  */
-export async function startScriptsFixture(options: { env?: Record<string, string> } = {}): Promise<ScriptsFixture> {
-  const fixture = await startAppWithBrowser({ publicBaseUrlIsOrigin: true, env: options.env });
+export async function startScriptsFixture(options: Pick<BrowserFixtureOptions, 'env'> = {}): Promise<ScriptsFixture> {
+  const fixture = await startAppWithBrowser({ ...options, publicBaseUrlIsOrigin: true });
   const pages = new Map<string, { html: string; policy: string }>();
   let hostServer: Server;
   try {
@@ -207,6 +209,7 @@ export async function startScriptsFixture(options: { env?: Record<string, string
     const messages: ConsoleEntry[] = [];
     page.on('console', (message) => messages.push({ type: message.type(), text: message.text() }));
     page.on('pageerror', (error) => messages.push({ type: 'pageerror', text: error.message }));
+    await options.setup?.(page);
     const url = `${hostOrigin}${path}`;
     await page.goto(url);
     return {
