@@ -98,43 +98,21 @@ export function changelogElement(script: LaunchScript): CustomElementConstructor
 }
 
 function render(view: View, page: WidgetPage): void {
-  const { section, status, api, reader, settings } = view;
+  const { section, status, settings } = view;
   const project = page.project.hosted_url;
   const signedIn = settings.userId !== null;
   const shown = [...page.pinned, ...page.entries].slice(0, settings.limit);
   // An anonymous browser's last visit before this page; null on its first (no badge then).
   const since = signedIn ? null : previousVisit(project);
   const newSince = (entry: WidgetEntry) => since !== null && Date.parse(entry.published_at) > since;
-  const context: EntryContext = {
-    reactions: page.reactions,
-    isNew: (entry) => settings.showBadge && (signedIn ? entry.seen === false : newSince(entry)),
-    react: async (entry, reaction, on) => {
-      const path = `${WIDGET_API}/entries/${encodeURIComponent(entry.id)}/reactions`;
-      const { data } = await api.send<WidgetReactions>(on ? 'POST' : 'DELETE', path, { ...reader, reaction });
-      emit('changelog-reaction', { id: entry.id, reaction: data.my_reaction });
-      return data;
-    },
-    pressButton: (entry) => {
-      const path = `${WIDGET_API}/entries/${encodeURIComponent(entry.id)}/click`;
-      api.send('POST', path, reader, undefined, { keepalive: true }).catch(() => undefined);
-      return emit('changelog-click', { id: entry.id, label: entry.cta?.label, url: entry.cta?.url });
-    },
-  };
+  const context = entryContext(view, page, (entry) => settings.showBadge && (signedIn ? entry.seen === false : newSince(entry)));
 
   const list = h('ol', { class: 'entries' }, ...shown.map((entry) => entryView(entry, context)));
   const hosted = safeHref(project);
-  if (hosted) section.firstElementChild?.append(h('a', { class: 'all', href: hosted }, 'View all'));
+  if (hosted) section.querySelector('header')?.append(h('a', { class: 'all', href: hosted }, 'View all'));
   status.textContent = shown.length > 0 ? '' : 'No updates yet.';
   status.hidden = shown.length > 0;
-  section.append(
-    list,
-    h(
-      'footer',
-      {},
-      page.project.subscribe.enabled && subscribeForm(api, (outcome) => emit('changelog-subscribe', { status: outcome })),
-      page.project.show_badge && h('p', { class: 'powered' }, 'Powered by Launch Service'),
-    ),
-  );
+  section.append(list, footer(view.api, page));
 
   if (!signedIn) recordVisit(project, Math.max(Date.now(), ...shown.map((entry) => Date.parse(entry.published_at))));
   emit('changelog', { unseen_count: signedIn ? (page.unseen_count ?? 0) : shown.filter(newSince).length });
@@ -144,9 +122,38 @@ function render(view: View, page: WidgetPage): void {
     // First reads of an anonymous browser: entries published since its last visit, or all on its first.
     const firstTime = signedIn ? [] : shown.filter((entry) => (since === null || newSince(entry)) && !reportedFirstTime.has(entry.id));
     for (const entry of firstTime) reportedFirstTime.add(entry.id);
-    const body = { ...reader, entry_ids: shown.map((entry) => entry.id), first_time_ids: firstTime.map((entry) => entry.id) };
-    api.send('POST', `${WIDGET_API}/seen`, body).catch(() => undefined);
+    const body = { ...view.reader, entry_ids: shown.map((entry) => entry.id), first_time_ids: firstTime.map((entry) => entry.id) };
+    view.api.send('POST', `${WIDGET_API}/seen`, body).catch(() => undefined);
   });
+}
+
+/** What each entry needs: the reaction set and calls, the button's count and event, the New rule. */
+function entryContext(view: View, page: WidgetPage, isNew: (entry: WidgetEntry) => boolean): EntryContext {
+  const { api, reader } = view;
+  const entryPath = (entry: WidgetEntry, action: string) => `${WIDGET_API}/entries/${encodeURIComponent(entry.id)}/${action}`;
+  return {
+    reactions: page.reactions,
+    isNew,
+    react: async (entry, reaction, on) => {
+      const { data } = await api.send<WidgetReactions>(on ? 'POST' : 'DELETE', entryPath(entry, 'reactions'), { ...reader, reaction });
+      emit('changelog-reaction', { id: entry.id, reaction: data.my_reaction });
+      return data;
+    },
+    pressButton: (entry) => {
+      api.send('POST', entryPath(entry, 'click'), reader, undefined, { keepalive: true }).catch(() => undefined);
+      return emit('changelog-click', { id: entry.id, label: entry.cta?.label, url: entry.cta?.url });
+    },
+  };
+}
+
+/** The subscribe form where the project offers it, and the "Powered by" badge where its plan shows it. */
+function footer(api: ApiClient, page: WidgetPage): HTMLElement {
+  return h(
+    'footer',
+    {},
+    page.project.subscribe.enabled && subscribeForm(api, (outcome) => emit('changelog-subscribe', { status: outcome })),
+    page.project.show_badge && h('p', { class: 'powered' }, 'Powered by Launch Service'),
+  );
 }
 
 /**
