@@ -1,7 +1,7 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { ApiKeyMode, ApiKeyType } from './entities/api-key.entity';
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const KEY_BODY_LENGTH = 32;
 
 /** Current prefixes, and the legacy secret prefix the spec keeps accepting. */
@@ -12,6 +12,8 @@ export const KEY_PREFIXES: Record<ApiKeyType, Record<ApiKeyMode, string>> = {
 export const LEGACY_SECRET_PREFIX = 'sk_live_';
 
 const API_KEY_SHAPE = /^(svc_live_|svc_test_|svc_pub_live_|svc_pub_test_|sk_live_)[A-Za-z0-9]{16,64}$/;
+/** A live publishable key as this service issues it. */
+export const PUBLISHABLE_LIVE_KEY_SHAPE = new RegExp(`^${KEY_PREFIXES.publishable.live}[A-Za-z0-9]{${KEY_BODY_LENGTH}}$`);
 /** A key issued under the legacy prefix, as `key:import` accepts it (the shape the guard accepts). */
 export const LEGACY_KEY_SHAPE = /^sk_live_[A-Za-z0-9]{16,64}$/;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;

@@ -11,7 +11,7 @@ import { activeKeyLimit } from '../projects/plans';
 import { ProjectRef, toProjectRef } from '../projects/project-ref';
 import { PROJECT_CHANGE, ProjectsService } from '../projects/projects.service';
 import { LookupCache } from '../common/cache/lookup-cache';
-import { LEGACY_KEY_SHAPE, generateApiKey, hashApiKey, keyPrefixOf } from './api-key-format';
+import { LEGACY_KEY_SHAPE, PUBLISHABLE_LIVE_KEY_SHAPE, generateApiKey, hashApiKey, keyPrefixOf } from './api-key-format';
 import { ApiKeyEntity, ApiKeyMode, ApiKeyType } from './entities/api-key.entity';
 
 export interface IssuedKey {
@@ -146,6 +146,23 @@ export class ApiKeysService {
       }
       throw error;
     }
+  }
+
+  /**
+   * Stores `key`, a live publishable key made elsewhere (the development demo page derives its own,
+   * so that it needs no key in clear), for the project, unless it is stored already. Answers
+   * whether it is revoked. The project row lock orders concurrent calls, so the key is stored once.
+   */
+  async ensurePublishableKey(projectId: string, key: string): Promise<{ id: string; revoked: boolean }> {
+    if (!PUBLISHABLE_LIVE_KEY_SHAPE.test(key)) throw new Error('ensurePublishableKey takes a live publishable key');
+    return this.db.transaction(async (em) => {
+      const owner = await this.ownerOf(em, projectId, 'live');
+      const stored = await em.findOne(ApiKeyEntity, { where: { secretHash: hashApiKey(key) } });
+      if (stored?.projectId === owner.id) return { id: stored.id, revoked: stored.revokedAt !== null };
+      if (stored) throw new Error(`The key belongs to another project than ${projectId}`);
+      await this.assertBelowCap(em, owner, 'publishable');
+      return { id: (await this.insertKey(em, owner, 'publishable', 'live', key)).id, revoked: false };
+    });
   }
 
   /** Revokes a key given in full (the CLI); every process refuses it from its next request on. Revoking twice is harmless. */

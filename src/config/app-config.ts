@@ -54,7 +54,7 @@ export interface AppConfig {
   readonly workers: boolean;
   /** NODE_ENV=production: no development aids (GET /dev/mail, recipients and links of mail in the log). */
   readonly production: boolean;
-  /** DEV_MAIL: GET /dev/mail exists (for this machine only); never with NODE_ENV=production. */
+  /** DEV_MAIL: the development aids GET /dev/mail and GET /demo exist (for this machine only); never with NODE_ENV=production. */
   readonly devMail: boolean;
   /** Express's `trust proxy`: who may name the client in X-Forwarded-For (TRUST_PROXY). */
   readonly trustProxy: TrustProxy;
@@ -141,7 +141,8 @@ function describeProblems(errors: ValidationError[], raw: Record<string, string 
 /**
  * DEV_MAIL when set; otherwise on only when a person starts the server with `npm start` (or
  * `npm run start:dev`) outside production. `npm run start:prod`, `node dist/main.js` and the
- * Docker image leave it off. On with NODE_ENV=production is refused (productionProblems).
+ * Docker image leave it off. On with NODE_ENV=production is refused (productionProblems). The one
+ * switch also serves GET /demo (src/dev/), a page that needs the same guard rails and nothing more.
  */
 function devMailOf(env: Env, raw: Record<string, string | undefined>): boolean {
   if (env.DEV_MAIL !== undefined) return env.DEV_MAIL === 'on';

@@ -186,7 +186,7 @@ export class Env {
   @IsString()
   NODE_ENV?: string;
 
-  /** `on` serves GET /dev/mail to this machine; unset: on only under `npm start` outside production. */
+  /** `on` serves the development aids (GET /dev/mail, GET /demo) to this machine; unset: on only under `npm start` outside production. */
   @IsOptional()
   @IsIn(['on', 'off'])
   DEV_MAIL?: string;

@@ -1,16 +1,24 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
+import { NotificationsModule } from '../notifications/notifications.module';
+import { DemoController } from './demo.controller';
+import { DemoService } from './demo.service';
 import { DevMailController } from './dev-mail.controller';
 import { DevMailService } from './dev-mail.service';
 
 /**
- * Development aids (GET /dev/mail). Registered only with DEV_MAIL on (by default under `npm start`
- * outside production, see app-config.ts); otherwise the route does not exist at all.
+ * Development aids: GET /dev/mail and GET /demo. Registered only with DEV_MAIL on (by default
+ * under `npm start` outside production, see app-config.ts); otherwise the routes do not exist at all.
  */
 @Module({})
 export class DevModule {
   static forRoot(config: AppConfig): DynamicModule {
     if (!config.devMail) return { module: DevModule };
-    return { module: DevModule, controllers: [DevMailController], providers: [DevMailService] };
+    return {
+      module: DevModule,
+      imports: [NotificationsModule],
+      controllers: [DevMailController, DemoController],
+      providers: [DevMailService, DemoService],
+    };
   }
 }

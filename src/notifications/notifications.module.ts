@@ -50,6 +50,7 @@ import { SendService } from './sending/send.service';
     AudienceResolver,
     ChangelogReactionSet,
   ],
-  exports: [ChangelogBroadcasts],
+  // SendService and SigningSecretsService: the development demo page (src/dev/) sends and signs with them.
+  exports: [ChangelogBroadcasts, SendService, SigningSecretsService],
 })
 export class NotificationsModule {}

@@ -4,7 +4,7 @@ import { seedNotification, userHashOf } from '../support/notification-seed';
 import type { SeededProject } from '../support/test-app';
 
 const BELL = { name: 'Notifications, 2 unread' };
-const TITLES = 'launch-changelog li';
+const TITLES = 'launch-changelog .entry h3';
 
 /**
  * Both scripts on a customer's page from another site whose policy is only
@@ -115,9 +115,14 @@ describe('the browser scripts on a page with a strict Content-Security-Policy', 
     try {
       const calls: string[] = [];
       host.page.on('request', (request) => calls.push(request.url()));
+      const seen = host.page.waitForRequest(`${other}/v1/changelog/widget/seen`);
       await host.page.reload();
       await host.page.locator(TITLES).first().waitFor();
-      expect(calls.filter((url) => url.includes('/v1/changelog/widget/'))).toEqual([`${other}/v1/changelog/widget/entries?limit=5`]);
+      await seen;
+      expect(calls.filter((url) => url.includes('/v1/changelog/widget/'))).toEqual([
+        expect.stringMatching(new RegExp(`^${other}/v1/changelog/widget/entries\\?limit=5&client_id=[\\w-]{22}$`)),
+        `${other}/v1/changelog/widget/seen`,
+      ]);
       expect(await host.violations()).toEqual([]);
     } finally {
       await host.close();

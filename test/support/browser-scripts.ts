@@ -167,7 +167,7 @@ async function startHostServer(pages: Map<string, { html: string; policy: string
 }
 
 /** Runs in the page before any of its scripts: records every violation of the page's policy. */
-function recordViolations(): void {
+export function recordViolations(): void {
   const page = globalThis as unknown as PageGlobals;
   page.__cspViolations = [];
   page.document.addEventListener('securitypolicyviolation', (event) => {

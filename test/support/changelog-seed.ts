@@ -91,3 +91,32 @@ export async function seedEntries(
   }
   return entries;
 }
+
+/** What `POST /v1/changelog/entries` takes (spec: Changelog entry input); title and category have defaults here. */
+export interface PublishInput {
+  title?: string;
+  body_markdown?: string;
+  category?: string;
+  version?: string;
+  labels?: string[];
+  pinned?: boolean;
+  cover_image_url?: string;
+  cta_label?: string;
+  cta_url?: string;
+  audience?: string;
+  announcement?: { style: 'modal' | 'banner' | 'toast'; until: string };
+}
+
+/**
+ * Publishes an entry through the owner API, as an integrator does, one minute (by the app's clock)
+ * after the previous one, so that entries published in a row keep their order. Answers its id.
+ */
+export async function publishEntry(t: TestApp, secretKey: string, input: PublishInput = {}): Promise<string> {
+  t.clock.advance(60_000);
+  const res = await t.api
+    .as(secretKey)
+    .post('/v1/changelog/entries')
+    .send({ title: 'An update', body_markdown: 'Something changed.', category: 'feature', ...input })
+    .expect(201);
+  return res.body.data.id as string;
+}

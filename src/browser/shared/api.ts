@@ -36,9 +36,20 @@ export class ApiFailure extends Error {
   }
 }
 
+export interface SendOptions {
+  /** The call outlives the page (a click on a link that leaves it): fetch's `keepalive`. */
+  keepalive?: boolean;
+}
+
 export interface ApiClient {
   get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<ApiSuccess<T>>;
-  send<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, query?: Query): Promise<ApiSuccess<T>>;
+  send<T>(
+    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    path: string,
+    body?: unknown,
+    query?: Query,
+    options?: SendOptions,
+  ): Promise<ApiSuccess<T>>;
 }
 
 interface Envelope {
@@ -48,7 +59,7 @@ interface Envelope {
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
-  const request = async <T>(method: string, path: string, query?: Query, body?: unknown, signal?: AbortSignal) => {
+  const request = async <T>(method: string, path: string, query?: Query, body?: unknown, signal?: AbortSignal, keepalive?: boolean) => {
     const url = new URL(options.base + path);
     for (const [name, value] of Object.entries(query ?? {})) if (value != null) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = { Authorization: `Bearer ${options.key}` };
@@ -56,7 +67,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let response: Response;
     try {
-      const init: RequestInit = { method, headers, signal, credentials: 'omit' };
+      const init: RequestInit = { method, headers, signal, credentials: 'omit', keepalive };
       if (body !== undefined) init.body = JSON.stringify(body);
       response = await fetch(url, init);
     } catch (error) {
@@ -74,6 +85,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
   return {
     get: (path, query, signal) => request('GET', path, query, undefined, signal),
-    send: (method, path, body, query) => request(method, path, query, body),
+    send: (method, path, body, query, options) => request(method, path, query, body, undefined, options?.keepalive),
   };
 }

@@ -22,7 +22,8 @@ const STYLE = [
   '.link{word-break:break-all;font-family:ui-monospace,monospace}',
 ].join('');
 
-const STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`;
+/** The CSP source that allows the layout's one style block: for a page that writes its own policy. */
+export const STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`;
 
 const LAYOUT = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
