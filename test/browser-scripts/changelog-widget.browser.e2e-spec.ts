@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page, Request } from 'playwright-core';
 import { entryCounts } from '../support/engagement';
@@ -665,6 +666,22 @@ describe('the changelog widget', () => {
       await page.keyboard.press('Enter');
       await page.locator(`${WIDGET} .note`, { hasText: 'Almost done' }).waitFor();
       expect(await host.violations()).toEqual([]);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('works on a page with only the README’s snippet (example values replaced)', async () => {
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const snippet = /```html\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('### Embed the changelog')))![1];
+    expect(snippet).toContain('<launch-changelog></launch-changelog>');
+    const html = snippet.replace('https://launch.example.com', fixture.cdn).replace('svc_pub_live_…', acme.publishableKey);
+    const host = await fixture.openPage({ scripts: [], body: html });
+    try {
+      await host.page.locator(TITLES, { hasText: 'Webhooks retry' }).waitFor();
+      expect(await host.page.locator(TITLES).count()).toBe(5);
+      expect(await host.violations()).toEqual([]);
+      expect(problems(host)).toEqual([]);
     } finally {
       await host.close();
     }
