@@ -26,7 +26,8 @@ describe('queues on the embedded database', () => {
     queue = new Queue('probe', options);
     worker = new Worker('probe', async (job) => void processed.push(job.name), { ...options, ...workerOptionsFor(config) });
     await worker.waitUntilReady();
-  });
+    // A fresh embedded database runs initdb in WebAssembly: seconds when quiet, a minute on two busy cores.
+  }, 180_000);
 
   afterAll(async () => {
     await worker?.close();
