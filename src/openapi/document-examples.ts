@@ -87,7 +87,7 @@ const DOCUMENT_EXAMPLES: Record<string, string> = {
     '<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">\n  <title>Acme changelog</title>\n  …\n</feed>\n',
   'application/rss+xml':
     '<?xml version="1.0" encoding="utf-8"?>\n<rss version="2.0">\n  <channel>\n    <title>Acme changelog</title>\n    …\n  </channel>\n</rss>\n',
-  'application/feed+json': '{"version":"https://jsonfeed.org/version/1","title":"Acme changelog","items":[…]}',
+  'application/feed+json': '{"version":"https://jsonfeed.org/version/1.1","title":"Acme changelog","items":[…]}',
   'text/javascript': '"use strict";(()=>{…})();\n//# sourceMappingURL=notifications.js.map\n',
 };
 

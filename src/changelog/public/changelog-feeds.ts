@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Feed } from 'feed';
-import { renderMarkdown } from '../../common/markdown/markdown-render';
+import { markdownExcerpt, renderMarkdown } from '../../common/markdown/markdown-render';
 import type { PublicChangelog } from './public-changelog.queries';
 
 /** The three feed formats, their paths under `/public/changelog/{slug}/` and content types. */
@@ -23,7 +23,7 @@ export interface FeedLinks {
 
 /** The feed's text in one format. */
 export function renderFeed(changelog: PublicChangelog, links: FeedLinks, format: FeedFormat): string {
-  if (format === 'json') return buildFeed(changelog, links, (value) => value).json1();
+  if (format === 'json') return asJsonFeed11(buildFeed(changelog, links, (value) => value).json1(), changelog, links);
   const texts = new XmlTexts();
   const feed = buildFeed(changelog, links, (value) => texts.hold(value));
   return texts.write(format === 'rss' ? feed.rss2() : feed.atom1());
@@ -49,6 +49,8 @@ function buildFeed(changelog: PublicChangelog, links: FeedLinks, text: (value: s
     generator: 'Launch Service',
     language: 'en',
     copyright: text(`© ${project.name}`),
+    // Atom requires an author on the feed when its entries name none: the project speaks for itself.
+    author: { name: text(project.name), link: links.page },
     feedLinks: {
       rss: `${links.folder}/${FEED_FORMATS.rss.file}`,
       atom: `${links.folder}/${FEED_FORMATS.atom.file}`,
@@ -63,6 +65,8 @@ function buildFeed(changelog: PublicChangelog, links: FeedLinks, text: (value: s
       title: text(entry.title),
       date: entry.publishedAt,
       published: entry.publishedAt,
+      // RSS readers show `description` in lists; Atom writes it as the entry's summary.
+      description: text(markdownExcerpt(entry.bodyMarkdown)),
       content: renderMarkdown(entry.bodyMarkdown).html,
       // Atom requires a term on every category; RSS writes the name.
       category: [
@@ -72,6 +76,17 @@ function buildFeed(changelog: PublicChangelog, links: FeedLinks, text: (value: s
     });
   }
   return feed;
+}
+
+/**
+ * The feed package writes JSON Feed 1.0. Version 1.1 (https://www.jsonfeed.org/version/1.1/) names
+ * the version by its own URL, replaces `author` with an `authors` list and adds `language`; readers
+ * of 1.0 read 1.1 unchanged.
+ */
+function asJsonFeed11(json1: string, changelog: PublicChangelog, links: FeedLinks): string {
+  const { author: _author, ...feed } = JSON.parse(json1) as Record<string, unknown>;
+  const authors = [{ name: changelog.project.name, url: links.page }];
+  return JSON.stringify({ ...feed, version: 'https://jsonfeed.org/version/1.1', language: 'en', authors }, null, 4);
 }
 
 const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
@@ -85,11 +100,11 @@ export function xmlText(value: string): string {
 
 /**
  * The feed package writes XML with xml-js, which leaves `&` and `<` raw in attributes, ends a CDATA
- * section early at a second `]]>`, and writes entry titles as Atom `type="html"`: an owner's title
- * or label name could break the feed, add elements to it, or show as markup in readers. So owner
- * text goes into the feed as a placeholder (letters and digits, which xml-js writes unchanged
- * anywhere), and each is replaced in the finished XML by its escaped text; an Atom entry title
- * becomes `type="text"`. The placeholders carry a random prefix, so no body can contain one.
+ * section early at a second `]]>`, and writes entry titles and summaries as Atom `type="html"`: an
+ * owner's title or label name could break the feed, add elements to it, or show as markup in
+ * readers. So owner text goes into the feed as a placeholder (letters and digits, which xml-js
+ * writes unchanged anywhere), and each is replaced in the finished XML by its escaped text; an Atom
+ * entry title or summary becomes `type="text"`. The placeholders carry a random prefix, so no body can contain one.
  */
 class XmlTexts {
   private readonly prefix = `text${randomBytes(9).toString('hex')}n`;
@@ -101,10 +116,13 @@ class XmlTexts {
   }
 
   write(xml: string): string {
-    const placeholder = new RegExp(`(<title type="html">)?(?:<!\\[CDATA\\[${this.prefix}(\\d+)x\\]\\]>|${this.prefix}(\\d+)x)`, 'g');
-    return xml.replace(placeholder, (_match, htmlTitle: string | undefined, inCdata: string | undefined, bare: string | undefined) => {
+    const placeholder = new RegExp(
+      `(?:<(title|summary) type="html">)?(?:<!\\[CDATA\\[${this.prefix}(\\d+)x\\]\\]>|${this.prefix}(\\d+)x)`,
+      'g',
+    );
+    return xml.replace(placeholder, (_match, htmlElement: string | undefined, inCdata: string | undefined, bare: string | undefined) => {
       const escaped = xmlText(this.values[Number(inCdata ?? bare)]);
-      return htmlTitle ? `<title type="text">${escaped}` : escaped;
+      return htmlElement ? `<${htmlElement} type="text">${escaped}` : escaped;
     });
   }
 }
