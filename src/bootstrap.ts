@@ -110,7 +110,7 @@ export async function prepare(lifecycle: ProcessLifecycle, options: PrepareOptio
     { cli, terminal: (cli ? process.stderr : process.stdout).isTTY === true },
   );
   Logger.overrideLogger(new PinoNestLogger(loggerFor(config)));
-  if (config.insecureWebhookWarning) new Logger('Config').warn(config.insecureWebhookWarning);
+  for (const warning of config.startWarnings) new Logger('Config').warn(warning);
   const shared = options.cli && config.embeddedDatabase ? await sharedEmbeddedDatabase(config.dataDir) : null;
   if (shared) config = withDatabaseUrl(config, shared);
   await checkBackends(config);

@@ -21,7 +21,7 @@ describe('loadConfig', () => {
       workers: true,
       trustProxy: false,
       trustProxyWarning: null,
-      insecureWebhookWarning: null,
+      startWarnings: [],
     });
     expect(config.dataDir).toMatch(/\.data$/);
     expect(Object.isFrozen(config)).toBe(true);
@@ -50,6 +50,8 @@ describe('loadConfig', () => {
       ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
       SMTP_URL: 'smtp://user:pass@mail:587',
       TURNSTILE_SECRET: 'secret',
+      TURNSTILE_SITE_KEY: '0x4AAAAA',
+      MAIL_FROM: 'Acme <launch@acme.com>',
       WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s,1s',
       WEBHOOK_TIMEOUT_MS: '2500',
       WEBHOOK_ALLOW_INSECURE_URLS: 'true',
@@ -64,6 +66,8 @@ describe('loadConfig', () => {
       redisUrl: 'redis://cache:6379',
       jwt: { jwksUrl: 'https://id.example.com/.well-known/jwks.json', issuer: 'https://id.example.com/' },
       smtpUrl: 'smtp://user:pass@mail:587',
+      mailFrom: 'Acme <launch@acme.com>',
+      turnstile: { secret: 'secret', siteKey: '0x4AAAAA' },
       webhooks: { retryDelaysMs: [1000, 1000, 1000, 1000, 1000], timeoutMs: 2500, allowInsecureUrls: true },
       logLevel: 'debug',
       workers: false,
@@ -71,7 +75,7 @@ describe('loadConfig', () => {
       trustProxy: 2,
     });
     expect(config.encryptionKey?.length).toBe(32);
-    expect(config.insecureWebhookWarning).toContain('development and tests only');
+    expect(config.startWarnings).toEqual([expect.stringContaining('development and tests only')]);
   });
 
   it('names every bad variable at once, hiding secrets', () => {
@@ -180,6 +184,41 @@ describe('DEV_MAIL', () => {
       expect.stringMatching(/^ENCRYPTION_KEY is required with NODE_ENV=production/),
       devMailInProduction,
     ]);
+  });
+});
+
+describe('MAIL_FROM and the bot check', () => {
+  it('takes one sender, bare or with a display name, and refuses at start what an SMTP server would refuse', () => {
+    for (const sender of ['no-reply@acme.com', 'Acme Launch <no-reply@acme.com>', '"Acme, Inc." <news@mail.acme.io>', 'dev@localhost']) {
+      expect(loadConfig({ MAIL_FROM: sender }).mailFrom).toBe(sender);
+    }
+    const refusals = [
+      'Acme Launch no-reply@acme.com',
+      'Acme <no-reply@acme.com',
+      'no-reply@',
+      '@acme.com',
+      'a@b@acme.com',
+      'a@acme.com, b@acme.com',
+      'Team: a@acme.com;',
+      'Acme <"quoted"@acme.com>',
+      'no reply@acme.com',
+      'no-reply@acme..com',
+    ];
+    for (const sender of refusals) {
+      expect(() => loadConfig({ MAIL_FROM: sender })).toThrow(
+        `MAIL_FROM must be one sender address, as "no-reply@example.com" or "Acme Launch <no-reply@example.com>" (got ${JSON.stringify(sender)})`,
+      );
+    }
+  });
+
+  it('warns at start when TURNSTILE_SECRET comes without TURNSTILE_SITE_KEY (the hosted signup page could never pass the check)', () => {
+    expect(loadConfig({ TURNSTILE_SECRET: 's3cret' }).startWarnings).toEqual([
+      expect.stringMatching(
+        /^TURNSTILE_SECRET is set without TURNSTILE_SITE_KEY: the hosted signup pages \(\/w\/\{slug\}\) cannot show the bot check/,
+      ),
+    ]);
+    expect(loadConfig({ TURNSTILE_SECRET: 's3cret', TURNSTILE_SITE_KEY: '0x4AAA' }).startWarnings).toEqual([]);
+    expect(loadConfig({ TURNSTILE_SITE_KEY: '0x4AAA' }).startWarnings).toEqual([]);
   });
 });
 

@@ -65,8 +65,8 @@ export interface AppConfig {
   /** Failed API key lookups per minute per IP (API_KEY_FAILURE_LIMIT); null: PLATFORM_LIMITS. */
   readonly apiKeyFailureLimit: number | null;
   readonly queuePrefix: string;
-  /** Set when WEBHOOK_ALLOW_INSECURE_URLS is on: logged as a warning at start. */
-  readonly insecureWebhookWarning: string | null;
+  /** Settings that work but are probably not what the operator meant: each logged as a warning at start. */
+  readonly startWarnings: readonly string[];
   /** DASHBOARD_ORIGINS: the origins allowed to call JWT routes from a browser; empty: none. */
   readonly dashboardOrigins: readonly string[];
   /** Billing of our own plans; null until STRIPE_SECRET_KEY and both price ids are set. */
@@ -173,6 +173,28 @@ function productionProblems(env: Env, kind: ProcessKind): string[] {
   return problems;
 }
 
+/**
+ * Combinations that start but do something the operator probably did not intend:
+ * - WEBHOOK_ALLOW_INSECURE_URLS: webhooks may reach this machine's network;
+ * - TURNSTILE_SECRET without TURNSTILE_SITE_KEY: every widget signup needs a bot-check token, and
+ *   the hosted signup page (/w/{slug}), which can only show the check with the site key, cannot
+ *   get one: all of its signups are refused with TURNSTILE_FAILED.
+ */
+function startWarningsOf(env: Env): string[] {
+  const warnings: string[] = [];
+  if (env.WEBHOOK_ALLOW_INSECURE_URLS === 'true') {
+    warnings.push(
+      'WEBHOOK_ALLOW_INSECURE_URLS is on: webhook URLs may be http://, loopback or private addresses. For development and tests only.',
+    );
+  }
+  if (env.TURNSTILE_SECRET && !env.TURNSTILE_SITE_KEY) {
+    warnings.push(
+      'TURNSTILE_SECRET is set without TURNSTILE_SITE_KEY: the hosted signup pages (/w/{slug}) cannot show the bot check, so every signup sent from them is refused with TURNSTILE_FAILED. Set TURNSTILE_SITE_KEY to the site key of the same Turnstile widget.',
+    );
+  }
+  return warnings;
+}
+
 /** Reads only the variables of CONTRACT.md (plus WORKERS and QUEUE_PREFIX); empty strings count as unset. */
 export function loadConfig(source: Record<string, string | undefined> = process.env, kind: ProcessKind = {}): AppConfig {
   const raw: Record<string, string | undefined> = {};
@@ -218,10 +240,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     browserRateLimit: env.BROWSER_RATE_LIMIT ?? null,
     apiKeyFailureLimit: env.API_KEY_FAILURE_LIMIT ?? null,
     queuePrefix: env.QUEUE_PREFIX ?? 'launch',
-    insecureWebhookWarning:
-      env.WEBHOOK_ALLOW_INSECURE_URLS === 'true'
-        ? 'WEBHOOK_ALLOW_INSECURE_URLS is on: webhook URLs may be http://, loopback or private addresses. For development and tests only.'
-        : null,
+    startWarnings: Object.freeze(startWarningsOf(env)),
     dashboardOrigins: Object.freeze(env.DASHBOARD_ORIGINS ? (parseOriginList(env.DASHBOARD_ORIGINS) ?? []) : []),
     billing: billingConfig(env),
     customDomains: env.CUSTOM_DOMAIN_CNAME_TARGET ? { cnameTarget: env.CUSTOM_DOMAIN_CNAME_TARGET } : null,

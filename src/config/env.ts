@@ -37,6 +37,25 @@ class TrustProxyConstraint implements ValidatorConstraintInterface {
   }
 }
 
+// `address` or `Display Name <address>` (the name may be quoted); one mailbox, no group, no list.
+const MAILBOX = /^(?:(?:"[^"\r\n]*"|[^<>"@,;:\r\n]+)\s*<(?<named>[^<>\s]+)>|(?<bare>[^<>\s",;]+))$/;
+// A dot-atom local part (no quotes) at a host name; `localhost` and other one-label names included.
+const MAIL_ADDRESS =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
+
+/** The sender of every mail: a value the SMTP server would refuse (or rewrite) fails at start, not at the first send. */
+@ValidatorConstraint({ name: 'mailbox' })
+class MailboxConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    const groups = typeof value === 'string' ? MAILBOX.exec(value.trim())?.groups : undefined;
+    const address = groups?.named ?? groups?.bare;
+    return address !== undefined && MAIL_ADDRESS.test(address);
+  }
+  defaultMessage(): string {
+    return 'must be one sender address, as "no-reply@example.com" or "Acme Launch <no-reply@example.com>"';
+  }
+}
+
 @ValidatorConstraint({ name: 'base64Key32' })
 class Base64Key32Constraint implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
@@ -134,8 +153,7 @@ export class Env {
   SMTP_URL?: string;
 
   @IsOptional()
-  @IsString()
-  @MinLength(3)
+  @Validate(MailboxConstraint)
   MAIL_FROM?: string;
 
   @IsOptional()
