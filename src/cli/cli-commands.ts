@@ -97,6 +97,7 @@ export async function runCommand(context: INestApplicationContext, argv: string[
     const { command, values, positionals } = parseCommand(argv);
     const result = await command.run(context, values, positionals);
     output.stdout(`${render(result, values.json === true)}\n`);
+    for (const note of command.notes?.(values) ?? []) output.stderr(`note: ${note}\n`);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

@@ -14,6 +14,9 @@ function requirePlan(values: Values): PlanName {
   return plan;
 }
 
+// A project starts where a signup through the dashboard starts: on the free plan.
+const DEFAULT_PLAN: PlanName = 'free';
+
 /** Every `--project` takes a project id or its slug (CONTRACT.md). */
 export async function requireProject(context: INestApplicationContext, values: Values): Promise<ProjectRef> {
   const reference = requireString(values, 'project');
@@ -25,16 +28,16 @@ export async function requireProject(context: INestApplicationContext, values: V
 /** Projects and their keys. */
 export const PROJECT_COMMANDS: Record<string, Command> = {
   'project:create': {
-    usage: 'project:create --name <name> [--slug <slug>] --plan <free|indie|builder|scale> [--legacy-notifications] [--json]',
+    usage: 'project:create --name <name> [--slug <slug>] [--plan <free|indie|builder|scale>] [--legacy-notifications] [--json]',
     summary:
-      'Creates a project with its first secret and publishable keys, shown once. --legacy-notifications starts it with require_user_hash off.\nPrints {project_id, project_slug, project_name, plan, secret_key, publishable_key}.',
+      'Creates a project with its first secret and publishable keys, shown once. Without --plan it starts on free (a note on stderr says so). --legacy-notifications starts it with require_user_hash off.\nPrints {project_id, project_slug, project_name, plan, secret_key, publishable_key}.',
     options: { name: { type: 'string' }, slug: { type: 'string' }, plan: { type: 'string' }, 'legacy-notifications': json, json },
     async run(context, values) {
       const name = requireString(values, 'name');
       if (name.length > 100) throw new UsageError('--name must be at most 100 characters');
       const created = await context.get(ProvisioningService).createProjectWithKeys({
         name,
-        plan: requirePlan(values),
+        plan: values.plan === undefined ? DEFAULT_PLAN : requirePlan(values),
         slug: typeof values.slug === 'string' ? values.slug : undefined,
         settings: values['legacy-notifications'] ? { require_user_hash: false } : undefined,
       });
@@ -47,6 +50,10 @@ export const PROJECT_COMMANDS: Record<string, Command> = {
         publishable_key: created.publishableKey,
       };
     },
+    notes: (values) =>
+      values.plan === undefined
+        ? [`no --plan given: the project starts on ${DEFAULT_PLAN}; plan:set --project <slug> --plan <plan> changes it`]
+        : [],
   },
   'project:list': {
     usage: 'project:list [--json]',

@@ -33,6 +33,16 @@ describe('operator CLI', () => {
     expect(setup.body.data).toMatchObject({ project_id: created.project_id, plan: 'indie' });
   });
 
+  it('project:create without --plan starts on free and says so on stderr, keeping stdout one JSON object', async () => {
+    const { code, stdout, stderr } = await cli('project:create', '--name', 'No Plan Co', '--json');
+    expect(code).toBe(0);
+    const created = JSON.parse(stdout);
+    expect(created).toMatchObject({ project_slug: 'no-plan-co', plan: 'free' });
+    expect(stderr).toBe('note: no --plan given: the project starts on free; plan:set --project <slug> --plan <plan> changes it\n');
+    const setup = await t.api.as(created.secret_key).get('/v1/setup-check').expect(200);
+    expect(setup.body.data.plan).toBe('free');
+  });
+
   it('project:create --legacy-notifications starts with identity verification off', async () => {
     const created = JSON.parse(
       (await cli('project:create', '--name', 'Legacy', '--plan', 'free', '--legacy-notifications', '--json')).stdout,

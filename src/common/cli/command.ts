@@ -19,6 +19,8 @@ export interface Command {
    */
   opensSealedValues?: boolean;
   run(context: INestApplicationContext, values: Values, positionals: string[]): Promise<Record<string, unknown>>;
+  /** What the operator should know about a successful run's defaults: printed on stderr, so `--json` output stays one object. */
+  notes?(values: Values): string[];
 }
 
 /** The `--json` flag every command accepts. */
