@@ -139,6 +139,9 @@ export async function shutDown(
   await embedded?.stop();
 }
 
+// The same signal again within this time is the same key press, delivered twice.
+const ONE_PRESS_MS = 200;
+
 /**
  * Signals and the order of closing for one process, from its first line on. A signal that arrives
  * while the process starts is kept until the current step ends (killing PGlite mid-write could
@@ -151,6 +154,7 @@ export class ProcessLifecycle {
   private embedded: EmbeddedPostgres | null = null;
   private graceMs = 0;
   private signal: string | null = null;
+  private signalAt = 0;
   private stopping: Promise<never> | null = null;
 
   constructor() {
@@ -199,12 +203,16 @@ export class ProcessLifecycle {
 
   private onSignal(signal: string): void {
     if (this.signal) {
+      // One Ctrl-C under `npm start` arrives twice: the terminal signals the whole foreground group
+      // and npm passes its own copy on to this process, a few milliseconds apart.
+      if (signal === this.signal && performance.now() - this.signalAt < ONE_PRESS_MS) return;
       logger.warn(
         `${signal} again: still closing${this.embedded ? ' (the embedded database closes last)' : ''}; the process exits by itself`,
       );
       return;
     }
     this.signal = signal;
+    this.signalAt = performance.now();
     if (!this.app) {
       logger.log(`${signal} received while starting: stopping once the current step is done`);
       return;
