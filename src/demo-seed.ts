@@ -35,3 +35,15 @@ export async function seedDemoProject(app: INestApplicationContext, publicBaseUr
   ].join('\n');
   return { print: () => process.stdout.write(`${banner}\n`) };
 }
+
+/**
+ * A server on its own PostgreSQL (no demo project there) with no project yet: says how to make the
+ * first one, since nothing can be called without a key and keys come only from the CLI.
+ */
+export async function adviseFirstProject(app: INestApplicationContext): Promise<void> {
+  if ((await app.get(ProjectsService).countProjects()) > 0) return;
+  new Logger('Setup').log(
+    'No project yet. Create the first with its keys (shown once): npm run -s cli -- project:create --name "My product" --plan builder ' +
+      '(in the Docker image: node dist/cli.js project:create …)',
+  );
+}

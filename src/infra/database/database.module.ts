@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { EntityList, PoolSettings, createDataSource, runMigrations } from './data-source';
@@ -6,12 +6,20 @@ import { ChangeNotifications } from './change-notifications';
 import { Database, recordAppliedMigrations } from './database';
 import type { PostgresDeadlines } from './postgres-deadlines';
 
-/** Migrations run on a short-lived data source of their own: they may outlast the statement deadline. */
+/**
+ * Migrations run on a short-lived data source of their own: they may outlast the statement
+ * deadline. What ran is logged by name, so that an upgrade's log says what it changed.
+ */
 async function migrate(url: string, entities: EntityList): Promise<string[]> {
   const migrator = createDataSource(url, entities);
   await migrator.initialize();
   try {
-    return await runMigrations(migrator);
+    const applied = await runMigrations(migrator);
+    const logger = new Logger('Database');
+    if (applied.length === 0) logger.log(`schema up to date (${migrator.migrations.length} migrations)`);
+    else
+      logger.log({ msg: `ran ${applied.length} of ${migrator.migrations.length} migrations: ${applied.join(', ')}`, migrations: applied });
+    return applied;
   } finally {
     await migrator.destroy();
   }
