@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebhookEndpointEntity } from '../../src/webhooks/entities/webhook-endpoint.entity';
-import { WebhookHostResolver } from '../../src/webhooks/url-policy/host-resolver';
+import { WebhookHostResolver, dnsUnavailable } from '../../src/webhooks/url-policy/host-resolver';
 import { SeededProject, TestApp } from '../support/test-app';
 
 // The stubbed DNS: what each name resolves to (a missing name does not resolve).
@@ -27,6 +27,8 @@ describe('webhook URL rules (POST and PATCH /v1/webhooks)', () => {
     t = await TestApp.start();
     jest.spyOn(t.get(WebhookHostResolver), 'resolve').mockImplementation(async (host) => {
       asked.push(host);
+      // What the resolver throws when DNS times out or answers SERVFAIL (host-resolver.spec.ts).
+      if (host === 'flaky-dns.example.com') throw dnsUnavailable(host, 'EAI_AGAIN');
       return DNS[host] ?? [];
     });
   });
@@ -89,6 +91,21 @@ describe('webhook URL rules (POST and PATCH /v1/webhooks)', () => {
   ])('refuses %s', async (url, message) => {
     const res = await create(url).expect(422);
     expect(res.body).toMatchObject({ data: null, error: { code: 'INVALID_WEBHOOK_URL', param: 'url', message } });
+    expect(await t.db.manager.count(WebhookEndpointEntity, { where: { projectId: seeded.project.id } })).toBe(0);
+  });
+
+  it('answers a resolver that could not answer with a retryable 503 that says so, and saves nothing', async () => {
+    const res = await create('https://flaky-dns.example.com/launch').expect(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.body).toMatchObject({
+      data: null,
+      error: {
+        code: 'SERVICE_UNAVAILABLE',
+        param: 'url',
+        message: 'The hostname flaky-dns.example.com could not be resolved right now (EAI_AGAIN); nothing was saved.',
+        remediation: expect.stringMatching(/^DNS did not answer for now: retry in 5 seconds/),
+      },
+    });
     expect(await t.db.manager.count(WebhookEndpointEntity, { where: { projectId: seeded.project.id } })).toBe(0);
   });
 
