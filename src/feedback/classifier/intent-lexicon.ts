@@ -28,6 +28,15 @@ export const REPORTS_BROKEN: readonly string[] = [
   // Portuguese
   'nao funciona|carrega|abre|salva|sincroniza|responde, trava*, travou, quebrado|quebrada|quebrou, falha*, deu erro, da erro',
   'desde a atualizacao, depois da atualizacao, nao consigo, sumiu, sumiram, tela branca, bugado|bugou',
+  // Money that went wrong is a report too
+  'charged ~ twice|again|wrong|double|too, double charge*, overcharg*, wrong amount, still ~ charged|charging|billed, payment ~ failed|declined',
+  'doppelt ~ abgebucht|berechnet, zu viel ~ berechnet|abgebucht, facture|preleve|debite ~ deux fois, cobrado|cobraron|cobran ~ dos veces|doble',
+  'cobrado|cobraram|cobrou ~ duas vezes|em dobro, cobranca duplicada, no refund, still waiting ~ refund, kein geld zuruck',
+];
+
+/** Words that turn a compliment into a preamble: "love it, but...". */
+export const CONTRAST: readonly string[] = [
+  'but, however, though, although, except, only thing, aber, jedoch, nur, allerdings, mais, cependant, sauf, pero, aunque, sin embargo, mas, porem, so que, embora',
 ];
 
 /**

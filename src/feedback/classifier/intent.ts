@@ -1,6 +1,6 @@
 import Sentiment from 'sentiment';
-import { ASKS_FOR, ASKS_HOW, NEGATORS, PLEASED_SURPRISE, REPORTS_BROKEN, VALENCE } from './intent-lexicon';
-import { collapseRepeatedLetters, foldText } from './normalize';
+import { ASKS_FOR, ASKS_HOW, CONTRAST, NEGATORS, PLEASED_SURPRISE, REPORTS_BROKEN, VALENCE } from './intent-lexicon';
+import { canonicalize, collapseRepeatedLetters, foldText } from './normalize';
 import { type CompiledPattern, compilePattern } from './patterns';
 
 /**
@@ -37,6 +37,10 @@ export interface IntentSignals {
   readonly broken: number;
   readonly asksFor: number;
   readonly asksHow: number;
+  /** A "but" of any of the five languages. */
+  readonly contrast: boolean;
+  /** The closing sentence carries positive valence (a compliment that is not just a preamble). */
+  readonly endsPleased: boolean;
 }
 
 const ANALYZER = new Sentiment();
@@ -71,6 +75,9 @@ const BROKEN = compileAll(REPORTS_BROKEN);
 const FOR = compileAll(ASKS_FOR);
 const HOW = compileAll(ASKS_HOW);
 const SURPRISE = compileAll(PLEASED_SURPRISE);
+const BUT = compileAll(CONTRAST);
+// Sentence ends as the raw text shows them; the last non-empty piece is the closing sentence.
+const SENTENCE_END = /[.!?;\n]+(?:\s|$)/u;
 // A "pleased surprise" counts like one strong compliment word.
 const SURPRISE_VALENCE = 3;
 
@@ -114,7 +121,12 @@ function valence(text: string, canonical: string): { pleased: number; displeased
 export function readIntent(text: string, canonical: string): IntentSignals {
   const { pleased, displeased } = valence(text, canonical);
   const surprise = countCues(canonical, SURPRISE);
+  const sentences = text.split(SENTENCE_END).filter((sentence) => sentence.trim() !== '');
+  const closing = sentences.length > 1 ? sentences[sentences.length - 1] : text;
+  const endsPleased = closing === text ? pleased + surprise > 0 : valence(closing, canonicalize(closing)).pleased > 0;
   return {
+    contrast: countCues(canonical, BUT) > 0,
+    endsPleased,
     pleased: pleased + surprise * SURPRISE_VALENCE,
     displeased,
     broken: Math.max(0, countCues(canonical, BROKEN) - surprise),
@@ -126,7 +138,7 @@ export function readIntent(text: string, canonical: string): IntentSignals {
 /** The signals as named dense features (value > 0 only) for the model. */
 export function intentFeatures(signals: IntentSignals, hasQuestion: boolean): [string, number][] {
   const out: [string, number][] = [];
-  const { pleased, displeased, broken, asksFor, asksHow } = signals;
+  const { pleased, displeased, broken, asksFor, asksHow, contrast, endsPleased } = signals;
   const acts = broken + asksFor + asksHow;
   if (pleased > 0) out.push(['int:pleased', Math.log1p(pleased)]);
   if (displeased > 0) out.push(['int:displeased', Math.log1p(displeased)]);
@@ -134,7 +146,10 @@ export function intentFeatures(signals: IntentSignals, hasQuestion: boolean): [s
   if (asksFor > 0) out.push(['int:asks-for', Math.log1p(asksFor)]);
   if (asksHow > 0) out.push(['int:asks-how', Math.log1p(asksHow)]);
   // Combinations: a sum of the parts cannot say "and nothing else".
-  if (acts === 0 && pleased >= 2 && displeased * 2 < pleased) out.push(['int:only-pleased', Math.log1p(pleased)]);
+  // "Love it, but I was charged twice" is a preamble, not praise: no "but", and the compliment closes the message.
+  if (acts === 0 && pleased >= 2 && displeased * 2 < pleased && !contrast && endsPleased)
+    out.push(['int:only-pleased', Math.log1p(pleased)]);
+  if (pleased >= 2 && (contrast || !endsPleased)) out.push(['int:pleased-preamble', 1]);
   if (acts === 0 && pleased === 0 && displeased === 0 && !hasQuestion) out.push(['int:nothing', 1]);
   if (acts === 0 && displeased > 0 && pleased === 0) out.push(['int:only-displeased', 1]);
   if (acts > 0 && pleased >= 2) out.push(['int:pleased-but-acts', 1]);

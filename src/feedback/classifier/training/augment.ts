@@ -90,7 +90,8 @@ function misspell(text: string, random: () => number): string {
   return random() < 0.5 ? typed.toLowerCase().replace(/[.!]+$/u, '') : typed;
 }
 
-const HINTS = ['bug', 'feature_request', 'praise', 'billing', 'support', 'other'];
+// The widget's categories (CATEGORY_HINTS): "other" and "spam" are not offered.
+const HINTS = ['bug', 'feature_request', 'praise', 'billing', 'support'];
 // Star distributions per label: [1, 2, 3, 4, 5] weights.
 const RATINGS: Record<string, readonly number[]> = {
   bug: [35, 30, 15, 10, 10],

@@ -136,12 +136,14 @@ function fit(all: readonly LabelledExample[], classes: readonly string[], option
 function dropText(vector: SparseVector, rate: number, random: () => number): SparseVector {
   const indices: number[] = [];
   const values: number[] = [];
+  let text = 0;
   for (let k = 0; k < vector.indices.length; k += 1) {
     if (k < vector.text && random() < rate) continue;
+    if (k < vector.text) text += 1;
     indices.push(vector.indices[k]);
     values.push(k < vector.text ? vector.values[k] / (1 - rate) : vector.values[k]);
   }
-  return { indices: Int32Array.from(indices), values: Float64Array.from(values), text: 0 };
+  return { indices: Int32Array.from(indices), values: Float64Array.from(values), text };
 }
 
 /** Stratified folds: within each label, examples are dealt round-robin after a seeded shuffle. */
