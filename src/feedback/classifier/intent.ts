@@ -1,6 +1,7 @@
 import Sentiment from 'sentiment';
 import { ASKS_FOR, ASKS_HOW, CONTRAST, NEGATORS, PLEASED_SURPRISE, REPORTS_BROKEN, VALENCE } from './intent-lexicon';
 import { canonicalize, collapseRepeatedLetters, foldText } from './normalize';
+import { PatternIndex, type PatternScan } from './pattern-index';
 import { type CompiledPattern, compilePattern } from './patterns';
 
 /**
@@ -81,13 +82,13 @@ const SENTENCE_END = /[.!?;\n]+(?:\s|$)/u;
 // A "pleased surprise" counts like one strong compliment word.
 const SURPRISE_VALENCE = 3;
 
+// One pass over the words finds where any cue could start (see pattern-index.ts).
+const INDEX = new PatternIndex([...BROKEN, ...FOR, ...HOW, ...SURPRISE, ...BUT]);
+
 /** How many of the cue lists match (a list is one language's or one kind's phrases). */
-function countCues(canonical: string, patterns: readonly CompiledPattern[]): number {
+function countCues(scan: PatternScan, patterns: readonly CompiledPattern[]): number {
   let count = 0;
-  for (const pattern of patterns) {
-    pattern.regex.lastIndex = 0;
-    if (pattern.regex.test(canonical)) count += 1;
-  }
+  for (const pattern of patterns) if (scan.has(pattern)) count += 1;
   return count;
 }
 
@@ -120,18 +121,19 @@ function valence(text: string, canonical: string): { pleased: number; displeased
  */
 export function readIntent(text: string, canonical: string): IntentSignals {
   const { pleased, displeased } = valence(text, canonical);
-  const surprise = countCues(canonical, SURPRISE);
+  const scan = INDEX.scan(canonical);
+  const surprise = countCues(scan, SURPRISE);
   const sentences = text.split(SENTENCE_END).filter((sentence) => sentence.trim() !== '');
   const closing = sentences.length > 1 ? sentences[sentences.length - 1] : text;
   const endsPleased = closing === text ? pleased + surprise > 0 : valence(closing, canonicalize(closing)).pleased > 0;
   return {
-    contrast: countCues(canonical, BUT) > 0,
+    contrast: countCues(scan, BUT) > 0,
     endsPleased,
     pleased: pleased + surprise * SURPRISE_VALENCE,
     displeased,
-    broken: Math.max(0, countCues(canonical, BROKEN) - surprise),
-    asksFor: countCues(canonical, FOR),
-    asksHow: countCues(canonical, HOW),
+    broken: Math.max(0, countCues(scan, BROKEN) - surprise),
+    asksFor: countCues(scan, FOR),
+    asksHow: countCues(scan, HOW),
   };
 }
 
