@@ -13,12 +13,15 @@ import { DEFAULT_OPTIONS, trainModel } from './training/trainer';
 import { loadTrainingExamples } from './training/training-data';
 
 /**
- * Honest measurement: the locked set (test/fixtures/feedback-locked.json) was
- * written by someone else, without looking at the classifier, and is never
- * read by training. Only aggregate numbers are printed here, never the
- * individual misses, so it cannot be tuned on by reading them. The older
- * evaluation set is now part of the training data; its accuracy is a fit,
- * not a measure.
+ * Honest measurement on two locked sets, each written by someone else without
+ * looking at the classifier and never read by training:
+ * - test/fixtures/feedback-locked.json, close to the training data's style;
+ * - test/fixtures/feedback-locked-2.json, written the way real feedback
+ *   arrives (short, mixed languages, praise naming product areas, off-topic
+ *   messages, sarcasm, misleading hints).
+ * Only aggregate numbers are printed here, never the individual misses, so
+ * neither can be tuned on by reading them. The older evaluation set is now
+ * part of the training data; its accuracy is a fit, not a measure.
  */
 interface LabelledFixture {
   text: string;
@@ -27,8 +30,8 @@ interface LabelledFixture {
   label: FeedbackClassification;
 }
 
-const MIN_LOCKED_ACCURACY = 0.85;
-const MIN_CLASS_RECALL = 0.7;
+const MIN_LOCKED_ACCURACY = 0.88;
+const MIN_CLASS_RECALL = 0.8;
 const MIN_SPAM_PRECISION = 0.95;
 const FIXTURES = path.join(__dirname, '../../../test/fixtures');
 
@@ -47,24 +50,28 @@ function expectWellFormed(examples: readonly LabelledFixture[]): void {
   for (const example of examples) {
     expect(example.text.length).toBeGreaterThanOrEqual(1);
     expect(FEEDBACK_CLASSIFICATIONS).toContain(example.label);
-    if (example.category_hint !== null) expect(CATEGORY_HINTS).toContain(example.category_hint);
+    // The second set also has "other" hints, which the API does not take: the classifier reads them as no hint.
+    if (example.category_hint !== null) expect([...CATEGORY_HINTS, 'other']).toContain(example.category_hint);
     if (example.rating !== null) expect([1, 2, 3, 4, 5]).toContain(example.rating);
   }
 }
 
-describe('feedback classifier on the locked test set', () => {
-  const examples = load('feedback-locked.json');
+describe.each([
+  ['locked set', 'feedback-locked.json', 500],
+  ['second locked set', 'feedback-locked-2.json', 500],
+])('feedback classifier on the %s', (title, file, minimumSize) => {
+  const examples = load(file);
   const results = outcomes(examples);
   const metrics = classMetrics(results, FEEDBACK_CLASSIFICATIONS);
 
   it('is a well-formed set covering every class', () => {
-    expect(examples.length).toBeGreaterThanOrEqual(500);
+    expect(examples.length).toBeGreaterThanOrEqual(minimumSize);
     expectWellFormed(examples);
     for (const label of FEEDBACK_CLASSIFICATIONS) expect(metrics.find((row) => row.label === label)?.support).toBeGreaterThanOrEqual(50);
   });
 
   it(`reaches at least ${MIN_LOCKED_ACCURACY} accuracy`, () => {
-    console.log(formatReport('locked set', results, FEEDBACK_CLASSIFICATIONS));
+    console.log(formatReport(title, results, FEEDBACK_CLASSIFICATIONS));
     expect(accuracy(results)).toBeGreaterThanOrEqual(MIN_LOCKED_ACCURACY);
   });
 

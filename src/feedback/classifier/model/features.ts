@@ -1,4 +1,5 @@
 import { SCORED_CLASSES } from '../lexicon';
+import { intentFeatures, readIntent } from '../intent';
 import { canonicalizeFolded, collapseRepeatedLetters, foldText, replaceEmails, replaceUrls } from '../normalize';
 import { addSurfaceCues, scoreText } from '../scoring';
 import { spamEvidence } from '../spam';
@@ -16,8 +17,13 @@ import { spamEvidence } from '../spam';
  *   they carry typos, inflections and the five languages' shared stems;
  * - a few symbols the words lose: "?", "!", a currency sign, each emoji, links.
  *
- * Meta features (value 1, not scaled by length): category hint, rating and a
- * length band, because "broken" and a 40-line report are read differently.
+ * Meta features (value 1, not scaled by length): rating and a length band,
+ * because "broken" and a 40-line report are read differently. The category
+ * hint is not a feature: it is a fixed, bounded weight (hint.ts), so that the
+ * model cannot learn to follow it over the text.
+ *
+ * Dense features (not scaled by length either): the lexicon's per-class
+ * scores and the intent signals (intent.ts), read on the opening.
  */
 export interface MetaInput {
   readonly categoryHint: string | null;
@@ -204,19 +210,24 @@ function lengthBand(words: number): string {
   return words <= 40 ? 'len:13-40' : 'len:41+';
 }
 
-/** Buckets of the meta features: hint, rating and length band. */
+/** Buckets of the meta features: rating and length band. */
 export function metaFeatures(meta: MetaInput, words: number, buckets: number): number[] {
   const mask = buckets - 1;
   const names = [lengthBand(words)];
-  if (meta.categoryHint !== null) names.push(`hint:${meta.categoryHint}`);
   if (meta.rating !== null) names.push(`rating:${meta.rating}`);
   return names.map((name) => mix(hashString(SEED_META, name)) & mask);
 }
 
 // The lexicon reads the opening of a message; the intent of feedback is almost always there.
 const LEXICON_WINDOW = 400;
+// Intent features enter at this scale: AdaGrad steps are per weight, so a larger
+// value lets the few intent weights move the logits further than one n-gram can.
+const INTENT_SCALE = 1;
 
-/** The hand-written lexicon's per-class evidence as dense features (log-scaled), plus sarcasm. */
+/**
+ * The hand-written lexicon's per-class evidence as dense features (log-scaled),
+ * sarcasm, promo evidence and the intent signals.
+ */
 export function lexiconFeatures(text: string, buckets: number): [number, number][] {
   const mask = buckets - 1;
   const window = text.length > LEXICON_WINDOW ? text.slice(0, LEXICON_WINDOW) : text;
@@ -231,5 +242,8 @@ export function lexiconFeatures(text: string, buckets: number): [number, number]
   if (sarcasm) out.push([mix(hashString(SEED_META, 'lex:sarcasm')) & mask, 1]);
   const promo = spamEvidence(window, folded, canonical);
   if (promo > 0) out.push([mix(hashString(SEED_META, 'lex:spam')) & mask, Math.log1p(promo)]);
+  for (const [name, value] of intentFeatures(readIntent(window, canonical), window.includes('?'))) {
+    out.push([mix(hashString(SEED_META, name)) & mask, value * INTENT_SCALE]);
+  }
   return out;
 }

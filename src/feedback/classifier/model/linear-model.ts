@@ -6,17 +6,26 @@ import { type MetaInput, extractTextFeatures, lexiconFeatures, metaFeatures } fr
  * as a generated module; here they are only read.
  *
  * logit(class) = bias + Σ text weights / √(text feature count) + Σ meta weights
+ *                + hintWeight if class is the category hint
  * p = softmax(logit / temperature)
  *
  * Dividing by the square root of the feature count keeps a 5,000-character
  * message from shouting louder than a one-liner; the temperature is fitted on
  * held-out predictions so that a 0.8 means right about eight times in ten.
+ *
+ * The category hint is one fixed log-odds bonus, not a learned weight: it
+ * multiplies the odds of the class the user picked by e^hintWeight and no
+ * more, so it settles a close call but cannot overturn a text the model reads
+ * clearly as something else. Learned, it had grown as large as the strongest
+ * words, because in the data a hint is right most of the time.
  */
 export interface SerializedModel {
   readonly version: number;
   readonly classes: readonly string[];
   readonly buckets: number;
   readonly temperature: number;
+  /** Log-odds added to the class named by the category hint. */
+  readonly hintWeight: number;
   readonly bias: readonly number[];
   /** Per class: the weight of quantized value 1 (int8 weights times scale). */
   readonly scales: readonly number[];
@@ -44,6 +53,7 @@ export class LinearModel {
    */
   private readonly scales: Float64Array;
   private readonly temperature: number;
+  private readonly hintWeight: number;
   /** Buckets of the message being read, reused between calls. */
   private seen = new Int32Array(4096);
   /** Per-class integer sums of the text features' quantized weights, reused between calls. */
@@ -53,6 +63,7 @@ export class LinearModel {
     this.classes = model.classes;
     this.buckets = model.buckets;
     this.temperature = model.temperature;
+    this.hintWeight = model.hintWeight;
     this.bias = Float64Array.from(model.bias);
     const raw = Buffer.from(model.weights, 'base64');
     const width = model.classes.length;
@@ -102,6 +113,7 @@ export class LinearModel {
       const offset = bucket * width;
       for (let c = 0; c < width; c += 1) logits[c] += weights[offset + c] * scales[c] * value;
     }
+    addHint(logits, this.classes, meta.categoryHint, this.hintWeight);
     return { logits, words };
   }
 
@@ -109,6 +121,13 @@ export class LinearModel {
     const { logits, words } = this.logits(text, meta, folded);
     return { probabilities: softmax(logits, this.temperature), words };
   }
+}
+
+/** Adds the hint's fixed log-odds to its class (a hint naming no class is ignored). */
+export function addHint(logits: Float64Array, classes: readonly string[], hint: string | null, weight: number): void {
+  if (hint === null) return;
+  const index = classes.indexOf(hint);
+  if (index >= 0) logits[index] += weight;
 }
 
 export function softmax(logits: ArrayLike<number>, temperature = 1): Float64Array {

@@ -1,5 +1,5 @@
 import { extractTextFeatures, lexiconFeatures, metaFeatures } from '../model/features';
-import { type SerializedModel, softmax } from '../model/linear-model';
+import { type SerializedModel, addHint, softmax } from '../model/linear-model';
 import { detectSpam } from '../spam';
 import { augment, seededRandom, withWidgetMetadata } from './augment';
 import type { LabelledExample } from './training-data';
@@ -19,13 +19,31 @@ export interface TrainingOptions {
   readonly learningRate: number;
   readonly l2: number;
   readonly seed: number;
+  /**
+   * Share of n-gram features hidden from each training step. With all of them
+   * the model can learn every example by its topic words and leave the intent
+   * signals unused; hiding some makes it lean on the signals too.
+   */
+  readonly textDropout: number;
+  /** Fixed log-odds of the category hint (see linear-model.ts); chosen by cross-validation. */
+  readonly hintWeight: number;
 }
 
-export const DEFAULT_OPTIONS: TrainingOptions = { buckets: 1 << 15, epochs: 12, learningRate: 0.15, l2: 1e-5, seed: 20240613 };
+export const DEFAULT_OPTIONS: TrainingOptions = {
+  buckets: 1 << 15,
+  epochs: 12,
+  learningRate: 0.15,
+  l2: 1e-5,
+  seed: 20240613,
+  textDropout: 0.6,
+  hintWeight: 1,
+};
 
 interface SparseVector {
   readonly indices: Int32Array;
   readonly values: Float64Array;
+  /** indices[0, text) are n-gram and symbol features; the rest are meta, lexicon and intent. */
+  readonly text: number;
 }
 
 interface RawModel {
@@ -33,16 +51,18 @@ interface RawModel {
   readonly weights: Float64Array;
 }
 
+/** The model's input; the category hint is not in it (it is added to the logits, see linear-model.ts). */
 export function vectorize(example: Pick<LabelledExample, 'text' | 'categoryHint' | 'rating'>, buckets: number): SparseVector {
   const counts = new Map<number, number>();
   const { features, words } = extractTextFeatures(example.text, buckets, (bucket) => counts.set(bucket, (counts.get(bucket) ?? 0) + 1));
   const scale = features > 0 ? 1 / Math.sqrt(features) : 0;
   for (const [bucket, count] of counts) counts.set(bucket, count * scale);
+  const text = counts.size;
   for (const bucket of metaFeatures(example, words, buckets)) counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
   for (const [bucket, value] of lexiconFeatures(example.text, buckets)) counts.set(bucket, (counts.get(bucket) ?? 0) + value);
   const indices = Int32Array.from(counts.keys());
   const values = Float64Array.from(counts.values());
-  return { indices, values };
+  return { indices, values, text };
 }
 
 function logitsOf(model: RawModel, vector: SparseVector, width: number): Float64Array {
@@ -87,9 +107,10 @@ function fit(all: readonly LabelledExample[], classes: readonly string[], option
   const random = seededRandom(options.seed);
   const { learningRate, l2 } = options;
   const delta = new Float64Array(width);
+  const { textDropout } = options;
   for (let epoch = 0; epoch < options.epochs; epoch += 1) {
     for (const i of shuffled(vectors.length, random)) {
-      const vector = vectors[i];
+      const vector = textDropout > 0 ? dropText(vectors[i], textDropout, random) : vectors[i];
       const probabilities = softmax(logitsOf(model, vector, width));
       for (let c = 0; c < width; c += 1) delta[c] = (probabilities[c] - (c === labels[i] ? 1 : 0)) * weightOf[labels[i]];
       for (let c = 0; c < width; c += 1) {
@@ -109,6 +130,20 @@ function fit(all: readonly LabelledExample[], classes: readonly string[], option
     }
   }
   return model;
+}
+
+/** The vector with each text feature kept with probability 1 - rate (inverted dropout). */
+function dropText(vector: SparseVector, rate: number, random: () => number): SparseVector {
+  const indices: number[] = [];
+  const values: number[] = [];
+  let text = 0;
+  for (let k = 0; k < vector.indices.length; k += 1) {
+    if (k < vector.text && random() < rate) continue;
+    if (k < vector.text) text += 1;
+    indices.push(vector.indices[k]);
+    values.push(k < vector.text ? vector.values[k] / (1 - rate) : vector.values[k]);
+  }
+  return { indices: Int32Array.from(indices), values: Float64Array.from(values), text };
 }
 
 /** Stratified folds: within each label, examples are dealt round-robin after a seeded shuffle. */
@@ -146,7 +181,9 @@ export function crossValidate(
     examples.forEach((example, i) => {
       if (assignment[i] !== fold) return;
       const asReceived = withWidgetMetadata(example);
-      predictions.push({ example: asReceived, logits: logitsOf(model, vectorize(asReceived, options.buckets), classes.length) });
+      const logits = logitsOf(model, vectorize(asReceived, options.buckets), classes.length);
+      addHint(logits, classes, asReceived.categoryHint, options.hintWeight);
+      predictions.push({ example: asReceived, logits });
     });
   }
   return predictions;
@@ -211,6 +248,7 @@ export function trainModel(
     classes: [...classes],
     buckets: options.buckets,
     temperature,
+    hintWeight: options.hintWeight,
     bias: Array.from(model.bias, (value) => Number(value.toPrecision(8))),
     scales,
     weights: bytes.toString('base64'),
