@@ -18,7 +18,12 @@ import {
 import { advertisedSchema, type JsonSchema } from './tool-schemas';
 import { changelogTools } from './tools/changelog.tools';
 import type { ServiceResolver } from './tools/service-resolver';
+import { contactTools } from './tools/contacts.tools';
+import { feedbackTools } from './tools/feedback.tools';
+import { notificationTools } from './tools/notifications.tools';
 import { setupTools } from './tools/setup.tools';
+import { waitlistTools } from './tools/waitlist.tools';
+import { webhookTools } from './tools/webhooks.tools';
 
 /** Which tools a connection offers (`?read_only=true`, `?tools=changelog,webhooks`). */
 export interface ToolScope {
@@ -60,7 +65,15 @@ export class McpServerFactory implements OnModuleInit {
 
   onModuleInit(): void {
     const services: ServiceResolver = { get: (type) => this.moduleRef.get(type, { strict: false }) };
-    const definitions = [...setupTools(services), ...changelogTools(services)];
+    const definitions = [
+      ...setupTools(services),
+      ...changelogTools(services),
+      ...waitlistTools(services),
+      ...feedbackTools(services),
+      ...notificationTools(services),
+      ...contactTools(services),
+      ...webhookTools(services),
+    ];
     this.tools = definitions.map((tool) => ({ tool, input: inputSchemaOf(tool), output: outputSchemaOf(tool) }));
   }
 

@@ -78,3 +78,24 @@ export function wrap(name: string, client: AnyClient): AgentClient {
     close: () => client.close(),
   };
 }
+
+/** The structured answer of a call that must succeed. */
+export async function ok(client: AgentClient, tool: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const answer = await client.call(tool, args);
+  if (answer.isError) throw new Error(`${tool} failed: ${answer.content[0]?.text}`);
+  return answer.structuredContent as Record<string, unknown>;
+}
+
+/** The error object of a call that must fail as a tool result, checked against its text line. */
+export async function failure(
+  client: AgentClient,
+  tool: string,
+  args: Record<string, unknown> = {},
+): Promise<{ code: string; message: string; param: string | null; remediation: string }> {
+  const answer = await client.call(tool, args);
+  if (!answer.isError) throw new Error(`${tool} did not fail: ${JSON.stringify(answer.structuredContent)}`);
+  const error = (answer.structuredContent as { error: { code: string; message: string; param: string | null; remediation: string } }).error;
+  if (answer.content[0]?.text !== `${error.code}: ${error.message} ${error.remediation}`)
+    throw new Error(`text line: ${answer.content[0]?.text}`);
+  return error;
+}
