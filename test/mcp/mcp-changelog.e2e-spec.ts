@@ -182,6 +182,19 @@ describe('MCP changelog tools', () => {
     });
   });
 
+  it('answers structuredContent equal to the REST answer’s data', async () => {
+    const entry = await seedEntry(t, owner.project.id, { title: 'Same on both', labels: ['billing'] });
+    const rest = await t.api.as(owner.secretKey).get(`/v1/changelog/entries/${entry.id}`).expect(200);
+    expect(await ok(agent, 'get_changelog_entry', { id: entry.id })).toEqual(rest.body.data);
+    const restList = await t.api.as(owner.secretKey).get('/v1/changelog/entries?limit=3').expect(200);
+    expect(await ok(agent, 'list_changelog_entries', { limit: 3 })).toEqual({
+      items: restList.body.data,
+      next_cursor: restList.body.meta.next_cursor,
+    });
+    const setup = await t.api.as(owner.secretKey).get('/v1/setup-check').expect(200);
+    expect(await ok(agent, 'setup_check')).toEqual(setup.body.data);
+  });
+
   it('drafts from commits (never published), and refuses an empty commit list', async () => {
     const draft = await ok(agent, 'draft_changelog_from_commits', {
       commits: ['feat: dark mode', 'fix: double emails', 'chore: deps'],
