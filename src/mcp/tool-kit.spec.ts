@@ -40,6 +40,14 @@ describe('errorResult', () => {
   });
 });
 
+describe('errorResult of a limit', () => {
+  it('says the Retry-After in the remediation, as a tool result has no headers', () => {
+    const error = new ApiError('RATE_LIMITED', 'At most 20 invite waves a minute per project.', { headers: { 'Retry-After': '42' } });
+    const body = (errorResult(error).structuredContent as { error: { remediation: string } }).error;
+    expect(body.remediation).toMatch(/Retry after 42 seconds\.$/);
+  });
+});
+
 describe('previewResult', () => {
   it('says that nothing changed and what confirm: true would do', () => {
     const result = previewResult({ action: 'delete' });

@@ -132,10 +132,13 @@ export function successResult(content: Record<string, unknown>): CallToolResult 
 
 /** A business failure as a tool result: the REST error object, and one line a model reads first. */
 export function errorResult(error: ApiError): CallToolResult {
-  const body = { code: error.code, message: error.message, param: error.param ?? null, remediation: error.remediation };
+  // A tool result has no headers: a limit's Retry-After is said in the remediation instead.
+  const retryAfter = error.headers['Retry-After'];
+  const remediation = retryAfter ? `${error.remediation} Retry after ${retryAfter} seconds.` : error.remediation;
+  const body = { code: error.code, message: error.message, param: error.param ?? null, remediation };
   return {
     isError: true,
-    content: [{ type: 'text', text: `${error.code}: ${error.message} ${error.remediation}` }],
+    content: [{ type: 'text', text: `${error.code}: ${error.message} ${remediation}` }],
     structuredContent: { error: body },
   };
 }
