@@ -59,6 +59,24 @@ describe('/mcp over Streamable HTTP', () => {
     expect(json.result).toMatchObject({ protocolVersion: version, serverInfo: { name: 'launch-service' } });
   });
 
+  it('answers a 2025-06-18 tools/call on its own (no session to resume)', async () => {
+    const res = await post(
+      { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'setup_check', arguments: {} } },
+      { Authorization: `Bearer ${owner.secretKey}`, 'MCP-Protocol-Version': '2025-06-18' },
+    );
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const json = JSON.parse(
+      text.startsWith('{')
+        ? text
+        : text
+            .split('\n')
+            .find((line) => line.startsWith('data: '))!
+            .slice(6),
+    );
+    expect(json).toMatchObject({ id: 7, result: { structuredContent: { project_id: owner.project.id } } });
+  });
+
   it('keeps nothing between requests: GET (a 2025 session stream) is refused with 405', async () => {
     const res = await fetch(url, { headers: { Authorization: `Bearer ${owner.secretKey}`, Accept: 'text/event-stream' } });
     expect(res.status).toBe(405);
