@@ -1,4 +1,7 @@
 import type { Request, Response } from 'express';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 
 /** The Express request as the web-standard Request the SDK's handler serves (the body is already parsed). */
 export function toWebRequest(req: Request): globalThis.Request {
@@ -15,13 +18,18 @@ export function toWebRequest(req: Request): globalThis.Request {
 }
 
 /**
- * Writes the SDK's answer. Stateless serving ends every stream with its response, so the body is
- * read whole (an SSE body too) and written once.
+ * Writes the SDK's answer as it comes: a JSON body, or an SSE stream (the body of a call that
+ * reports progress, or a subscription stream), which ends when the SDK ends it or the client goes.
  */
 export async function writeWebResponse(res: Response, answer: globalThis.Response): Promise<void> {
   res.status(answer.status);
   answer.headers.forEach((value, name) => res.setHeader(name, value));
-  res.end(Buffer.from(await answer.arrayBuffer()));
+  if (!answer.body) {
+    res.end();
+    return;
+  }
+  const body = Readable.fromWeb(answer.body as NodeReadableStream<Uint8Array>);
+  await pipeline(body, res).catch(() => undefined);
 }
 
 /** The JSON-RPC method and, for `tools/call`, the tool name of a request body (the log line names them). */
