@@ -97,6 +97,7 @@ describe('MCP tools of the other groups', () => {
         .send({ feedback_text: 'Not for you to read' })
         .expect(201);
       expect(await failure(agent, 'get_feedback', { id: theirs.body.data.feedback_id })).toMatchObject({ code: 'NOT_FOUND' });
+      expect(await failure(agent, 'list_feedback', { limit: 0 })).toMatchObject({ code: 'VALIDATION_ERROR', param: 'limit' });
     });
   });
 

@@ -1,6 +1,6 @@
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { TestApp, type SeededProject } from '../support/test-app';
-import { connectV1, connectV2, listen } from './mcp-clients';
+import { connectV1, connectV2, failure, listen } from './mcp-clients';
 
 const INIT = (protocolVersion: string) => ({
   jsonrpc: '2.0',
@@ -39,6 +39,7 @@ describe('/mcp over Streamable HTTP', () => {
       expect(answer.isError).toBeFalsy();
       expect(answer.structuredContent).toMatchObject({ project_id: owner.project.id, project_slug: 'mcp-owner', plan: 'indie' });
       expect(JSON.parse(answer.content[0].text as string)).toEqual(answer.structuredContent);
+      expect(await failure(client, 'setup_check', { verbose: true })).toMatchObject({ code: 'VALIDATION_ERROR', param: 'verbose' });
     } finally {
       await client.close();
     }
