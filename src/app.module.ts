@@ -20,6 +20,7 @@ import { ENTITIES } from './entities';
 import { EventsModule } from './events/events.module';
 import { FeedbackModule } from './feedback/feedback.module';
 import { HealthModule } from './health/health.module';
+import { McpModule } from './mcp/mcp.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { DatabaseModule } from './infra/database/database.module';
@@ -60,6 +61,7 @@ const FEATURE_MODULES = [
   CustomDomainsModule,
   EmailTemplatesModule,
   BrowserScriptsModule,
+  McpModule,
 ];
 
 /**

@@ -78,7 +78,7 @@ const TOPICS_FORM_LIMIT = '16kb';
     SubscribersService,
     SubscriberLinksService,
   ],
-  exports: [DraftsService],
+  exports: [DraftsService, EntriesService, EntryLifecycleService, EntryStatsService, LabelsService],
 })
 export class ChangelogModule implements NestModule {
   // The API takes JSON only; the topics page's plain HTML form posts form-encoded, on its one route.

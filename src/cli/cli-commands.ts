@@ -6,6 +6,7 @@ import { Database } from '../infra/database/database';
 import { ENCRYPTION_COMMANDS } from '../infra/encryption/encryption.cli';
 import { WAITLIST_COMMANDS } from '../waitlist/waitlist.cli';
 import { type Command, JSON_OPTION as json, UsageError, type Values } from '../common/cli/command';
+import { MCP_COMMANDS } from '../mcp/mcp.cli';
 import { generateMigration } from './migration-generator';
 import { PROJECT_COMMANDS } from './project-commands';
 
@@ -37,6 +38,7 @@ export const COMMANDS: Record<string, Command> = {
   ...WAITLIST_COMMANDS,
   ...CHANGELOG_DRAFT_COMMANDS,
   ...ENCRYPTION_COMMANDS,
+  ...MCP_COMMANDS,
 };
 
 const HELP_FLAGS = new Set(['--help', '-h']);
@@ -96,7 +98,7 @@ export async function runCommand(context: INestApplicationContext, argv: string[
     }
     const { command, values, positionals } = parseCommand(argv);
     const result = await command.run(context, values, positionals);
-    output.stdout(`${render(result, values.json === true)}\n`);
+    if (!command.ownsStdout) output.stdout(`${render(result, values.json === true)}\n`);
     for (const note of command.notes?.(values) ?? []) output.stderr(`note: ${note}\n`);
     return 0;
   } catch (error) {

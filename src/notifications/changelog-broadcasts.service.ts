@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { newId } from '../common/ids/ids';
+import { countBellUsers } from './bell/bell.queries';
 import { markdownExcerpt } from '../common/markdown/markdown-render';
 
 /** The excerpt of the entry's body shown in the bell: a few lines, not the post. */
@@ -64,6 +65,11 @@ export class ChangelogBroadcasts {
         this.clock.now(),
       ],
     );
+  }
+
+  /** How many people's bells a changelog broadcast would reach now (those whose bell has asked). */
+  reachableBellUsers(em: EntityManager, projectId: string): Promise<number> {
+    return countBellUsers(em, projectId);
   }
 
   /** The `notify_in_app` of a new entry that does not say, read in `em`'s transaction (default false). */

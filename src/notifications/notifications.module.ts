@@ -51,6 +51,6 @@ import { SendService } from './sending/send.service';
     ChangelogReactionSet,
   ],
   // SendService and SigningSecretsService: the development demo page (src/dev/) sends and signs with them.
-  exports: [ChangelogBroadcasts, SendService, SigningSecretsService],
+  exports: [ChangelogBroadcasts, SendService, ManagementService, SigningSecretsService],
 })
 export class NotificationsModule {}

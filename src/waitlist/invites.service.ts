@@ -19,6 +19,18 @@ import { WaitlistMailer } from './waitlist-mailer';
 // which caps the invite emails one key can queue at 10 000 a minute.
 const INVITE_WAVES_RULE = { bucket: 'waitlist-invites', limit: PLATFORM_LIMITS.waitlistInviteWavesPerMinute, windowMs: 60_000 };
 
+const INVITE_PREVIEW_SIZE = 20;
+
+/** What an invite wave would do (InvitesService.previewInvites). */
+export interface InvitePreview {
+  invite_count: number;
+  /** At most the first 20 people, in line order. */
+  first: { email: string; position: number }[];
+  skipped_because: string | null;
+}
+
+const previewOf = (signup: WaitlistSignupEntity) => ({ email: signup.email, position: signup.position });
+
 /**
  * Invite waves. A wave by `count` takes the next N `waiting` signups in line order with
  * `FOR UPDATE SKIP LOCKED`, so concurrent waves take disjoint people. A wave by `specific_email`
@@ -46,6 +58,32 @@ export class InvitesService {
       `At most ${PLATFORM_LIMITS.waitlistInviteWavesPerMinute} invite waves a minute per project.`,
     );
     return this.db.transaction((em) => idempotently(em, idem, () => this.inviteWave(em, project, target)));
+  }
+
+  /**
+   * Who a wave would invite now, without locking or changing anything: how many, and the first 20
+   * in line order (a concurrent wave may take some of them first).
+   */
+  async previewInvites(project: ProjectRef, input: CreateInvitesDto): Promise<InvitePreview> {
+    const target = inviteTarget(input);
+    const em = this.db.manager;
+    if ('email' in target) {
+      const signup = await em.findOne(WaitlistSignupEntity, { where: { projectId: project.id, email: target.email } });
+      if (!signup) throw new ApiError('NOT_FOUND', 'No signup with this email on the waitlist.', { param: 'specific_email' });
+      const people = signup.status === 'waiting' ? [signup] : [];
+      return {
+        invite_count: people.length,
+        first: people.map(previewOf),
+        skipped_because: people.length ? null : `status is ${signup.status}`,
+      };
+    }
+    const waiting = em
+      .createQueryBuilder(WaitlistSignupEntity, 's')
+      .where('s.project_id = :projectId', { projectId: project.id })
+      .andWhere("s.status = 'waiting'");
+    const total = await waiting.getCount();
+    const first = await waiting.orderBy('s.position', 'ASC').limit(Math.min(target.count, INVITE_PREVIEW_SIZE)).getMany();
+    return { invite_count: Math.min(target.count, total), first: first.map(previewOf), skipped_because: null };
   }
 
   /** One wave in one transaction; the lock order is signup rows, then contacts. */

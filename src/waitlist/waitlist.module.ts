@@ -30,7 +30,7 @@ const HOSTED_FORM_LIMIT = '16kb';
     WaitlistMailer,
     TurnstileVerifier,
   ],
-  exports: [SignupsService],
+  exports: [SignupsService, StatsService, InvitesService],
 })
 export class WaitlistModule implements NestModule {
   // The API takes JSON only; the hosted page's plain HTML form posts form-encoded, on its one route.

@@ -33,6 +33,6 @@ import { WebhookUrlPolicy } from './url-policy/webhook-url-policy';
     DeliveriesService,
     DeliveryRetention,
   ],
-  exports: [EndpointsService, WebhookSecretBox],
+  exports: [EndpointsService, DeliveriesService, WebhookSecretBox],
 })
 export class WebhooksModule {}

@@ -14,6 +14,21 @@ import { entryAnswer } from './entry-answer';
 import { holdsPlanSlot } from './entry-input';
 import { EntryPublishing } from './entry-publishing';
 import { entryColumns } from './entry-values';
+import { mailingSkipReason } from '../subscribers/mailing-rules';
+import { countMailingRecipients } from '../subscribers/subscribers.queries';
+
+/** What publishing an entry would reach (EntryLifecycleService.publicationReach). */
+export interface PublicationReach {
+  status: string;
+  audience: string;
+  public_url: string;
+  /** False for an entry published before (unarchived): no event, bell or email goes out again. */
+  first_publication: boolean;
+  bell_users: number;
+  subscribers: number;
+  subscribers_skipped_because: string | null;
+  notify_chat: boolean;
+}
 
 /**
  * Archiving (spec: "any → archived; archiving ends its announcement"; the paths and the way back
@@ -74,6 +89,29 @@ export class EntryLifecycleService {
       }
       return entryAnswer(em, row, this.publishing.publicUrl(project.slug, row.id));
     });
+  }
+
+  /**
+   * Who publishing the entry now would reach, for a preview that changes nothing: the bell
+   * broadcast (people whose bell has asked; none for segment entries or without notify_in_app) and
+   * the subscriber mailing (mailingSkipReason's rules, as if the entry were published now).
+   */
+  async publicationReach(project: ProjectRef, entryId: string): Promise<PublicationReach> {
+    const em = this.db.manager;
+    const row = isId('ce', entryId) ? await em.findOne(ChangelogEntryEntity, { where: { id: entryId, projectId: project.id } }) : null;
+    if (!row) throw new ApiError('NOT_FOUND', `No changelog entry ${entryId.slice(0, 64)} in this project.`, { param: 'id' });
+    const bell = row.notifyInApp && row.audience !== 'segment';
+    const mailingSkipped = mailingSkipReason({ ...row, status: 'published' }, project.plan, this.clock.now());
+    return {
+      status: row.status,
+      audience: row.audience,
+      public_url: this.publishing.publicUrl(project.slug, row.id),
+      first_publication: row.publishedAt === null,
+      bell_users: bell && row.publishedAt === null ? await this.publishing.reachableBellUsers(em, project.id) : 0,
+      subscribers: mailingSkipped || row.publishedAt !== null ? 0 : await countMailingRecipients(em, project.id, row.id),
+      subscribers_skipped_because: row.publishedAt !== null ? 'the entry was published before' : mailingSkipped,
+      notify_chat: row.notifyChat,
+    };
   }
 
   private async lockedEntry(em: EntityManager, project: ProjectRef, entryId: string): Promise<ChangelogEntryEntity> {

@@ -57,6 +57,11 @@ export class EntryPublishing implements OnModuleInit {
     return entryPublicUrl(this.config, projectSlug, entryId);
   }
 
+  /** People whose bell a changelog broadcast would reach now. */
+  reachableBellUsers(em: EntityManager, projectId: string): Promise<number> {
+    return this.bell.reachableBellUsers(em, projectId);
+  }
+
   /**
    * PLAN_LIMIT_REACHED when one more published or scheduled entry would pass the plan's cap. The
    * caller holds the project lock (lockProject), so concurrent publishes count one after another.

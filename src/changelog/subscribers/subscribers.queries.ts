@@ -105,6 +105,20 @@ export async function nextMailingRecipients(
   );
 }
 
+/** How many confirmed subscribers the entry's mailing would reach (the rule of nextMailingRecipients). */
+export async function countMailingRecipients(em: EntityManager, projectId: string, entryId: string): Promise<number> {
+  const rows: { count: string }[] = await em.query(
+    `SELECT count(*) AS count FROM changelog_subscribers s
+     WHERE s.project_id = $1 AND s.confirmed
+       AND (NOT EXISTS (SELECT 1 FROM changelog_subscriber_labels sl WHERE sl.subscriber_id = s.id)
+            OR EXISTS (SELECT 1 FROM changelog_subscriber_labels sl
+                       JOIN changelog_entry_labels el ON el.label_id = sl.label_id AND el.entry_id = $2
+                       WHERE sl.subscriber_id = s.id))`,
+    [projectId, entryId],
+  );
+  return Number(rows[0]?.count ?? 0);
+}
+
 /**
  * The subscriber a link token of `purpose` belongs to; with `forUpdate` (inside a transaction)
  * locked for the rest of it. A token of another purpose finds nobody.

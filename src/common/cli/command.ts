@@ -18,6 +18,8 @@ export interface Command {
    * shell without the server's key can still list projects, and never records a key of its own.
    */
   opensSealedValues?: boolean;
+  /** The command writes stdout itself (the MCP server speaks its protocol there): nothing else is printed on it. */
+  ownsStdout?: boolean;
   run(context: INestApplicationContext, values: Values, positionals: string[]): Promise<Record<string, unknown>>;
   /** What the operator should know about a successful run's defaults: printed on stderr, so `--json` output stays one object. */
   notes?(values: Values): string[];

@@ -29,6 +29,8 @@ interface RequestState {
   projectId: string | null;
   auth: unknown;
   answerSource: CommittedAnswerSource | null;
+  /** Fields a surface adds to the request's log line (the MCP endpoint: `via`, `mcp_tool`). */
+  logFields: Record<string, string> | null;
 }
 
 /** Every response carries its request id; error bodies repeat it as `request_id`. */
@@ -43,7 +45,7 @@ function stateOf(req: Request): RequestState {
   const locals = (res.locals ??= Object.create(null) as Locals);
   let state = locals[STATE];
   if (!state) {
-    state = { requestId: newId('req'), startedAt: performance.now(), projectId: null, auth: null, answerSource: null };
+    state = { requestId: newId('req'), startedAt: performance.now(), projectId: null, auth: null, answerSource: null, logFields: null };
     locals[STATE] = state;
   }
   return state;
@@ -66,6 +68,16 @@ export function setRequestProject(req: Request, projectId: string): void {
 
 export function requestProjectOf(req: Request): string | null {
   return stateOf(req).projectId;
+}
+
+/** Adds fields to the request's log line (request-log.middleware.ts writes them after its own). */
+export function addRequestLogFields(req: Request, fields: Record<string, string>): void {
+  const state = stateOf(req);
+  state.logFields = { ...state.logFields, ...fields };
+}
+
+export function requestLogFieldsOf(req: Request): Record<string, string> | null {
+  return stateOf(req).logFields;
 }
 
 /** The slot the auth guard fills; read back through auth/caller.ts. */

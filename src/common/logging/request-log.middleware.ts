@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { REQUEST_ID_HEADER, requestDurationMs, requestIdOf, requestProjectOf } from '../http/request-context';
+import { REQUEST_ID_HEADER, requestDurationMs, requestIdOf, requestLogFieldsOf, requestProjectOf } from '../http/request-context';
 
 const QUIET_PATHS = new Set(['/v1/_health']);
 
@@ -23,6 +23,7 @@ export function requestLogMiddleware(logger: Logger): (req: Request, res: Respon
       status,
       duration_ms: Math.round(requestDurationMs(req) * 1000) / 1000,
       project_id: requestProjectOf(req),
+      ...requestLogFieldsOf(req),
     };
     if (status >= 500) logger.error(line, 'request failed');
     else logger.info(line, 'request');

@@ -250,3 +250,9 @@ export async function recordBellUser(em: Pick<EntityManager, 'query'>, projectId
     [projectId, userId, now],
   );
 }
+
+/** People whose bell has asked at least once (bell_users): who a changelog broadcast can reach. */
+export async function countBellUsers(em: Pick<EntityManager, 'query'>, projectId: string): Promise<number> {
+  const rows: { count: string }[] = await em.query('SELECT count(*) AS count FROM bell_users WHERE project_id = $1', [projectId]);
+  return Number(rows[0]?.count ?? 0);
+}

@@ -1,3 +1,4 @@
+import { countBellUsers } from '../bell/bell.queries';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ChangelogReactionSet } from '../../changelog/reaction-set.service';
@@ -77,6 +78,22 @@ export class SendService {
         return new WithMeta(toSentNotificationDto(row, now), meta);
       }),
     );
+  }
+
+  /**
+   * What a send would do, checked as the send checks its target, storing nothing and using no
+   * quota: one user; everyone (the people whose bell has asked); or a group (the audience numbers).
+   * The month's usage says whether the quota has room.
+   */
+  async previewSend(project: ProjectRef, input: CreateNotificationDto): Promise<Record<string, unknown>> {
+    const target = targetOf(input);
+    const now = this.clock.now();
+    const usage = await this.quota.usage(project);
+    const when = input.send_at ? visibleAtOf(input.send_at, now).toISOString() : now.toISOString();
+    const base = { title: input.title, category: input.category ?? null, visible_at: when, usage };
+    if (target.kind === 'user') return { ...base, target: 'user', user_id: target.userId, reachable: 1 };
+    if (target.kind === 'broadcast') return { ...base, target: 'all', reachable: await countBellUsers(this.db.manager, project.id) };
+    return { ...base, target: 'group', ...(await this.previewAudience(project, input)) };
   }
 
   /** The numbers a group send would have; stores nothing and uses no quota. */

@@ -101,6 +101,12 @@ export class DeliveriesService {
     };
   }
 
+  /** Deliveries of the endpoint still waiting for a try (what deleting it would drop). */
+  async pendingCount(project: ProjectRef, endpointId: string): Promise<number> {
+    const endpoint = await this.endpoint(project, endpointId);
+    return this.db.manager.count(WebhookDeliveryEntity, { where: { projectId: project.id, endpointId: endpoint.id, status: 'pending' } });
+  }
+
   private async endpoint(project: ProjectRef, endpointId: string): Promise<WebhookEndpointEntity> {
     const row = isId('we', endpointId)
       ? await this.db.manager.findOne(WebhookEndpointEntity, { where: { id: endpointId, projectId: project.id } })

@@ -118,6 +118,13 @@ export class EndpointsService {
     return { endpoints: rows.map(toEndpointDto), limit: planLimit(project.plan, 'webhookEndpoints'), events: subscribableEvents() };
   }
 
+  /** Enabled endpoints an event of `type` would be delivered to, by format (the delivery planner's rule). */
+  async subscribedEndpoints(project: ProjectRef, type: string): Promise<{ json: number; chat: number }> {
+    const rows = await listEndpoints(this.db.manager, project.id);
+    const reached = rows.filter((row) => row.status === 'enabled' && (row.events.includes(type) || row.events.includes('*')));
+    return { json: reached.filter((row) => row.format === 'json').length, chat: reached.filter((row) => row.format !== 'json').length };
+  }
+
   async getEndpoint(project: ProjectRef, endpointId: string): Promise<EndpointDto> {
     return toEndpointDto(await this.mustFind(this.db.manager, project, endpointId));
   }
