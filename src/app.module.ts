@@ -7,6 +7,7 @@ import { BrowserScriptsModule } from './browser-scripts/browser-scripts.module';
 import { ChangelogModule } from './changelog/changelog.module';
 import { RoutePolicyGuard } from './auth/route-policy.guard';
 import { Clock } from './common/clock/clock';
+import { BodyMediaTypeGuard } from './common/http/body-media-type.guard';
 import { ApiExceptionFilter } from './common/http/exception.filter';
 import { createValidationPipe } from './common/validation/validation-pipe';
 import { AppConfig } from './config/app-config';
@@ -92,6 +93,8 @@ export class AppModule {
       ],
       providers: [
         { provide: APP_GUARD, useExisting: RoutePolicyGuard },
+        // After authentication: a caller without a valid key learns that first.
+        { provide: APP_GUARD, useClass: BodyMediaTypeGuard },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { ERRORS, type ErrorCode } from '../common/errors/error-catalog';
 import { ROUTE_POLICY_EXTENSION, type RoutePolicy } from '../common/http/route-policy';
@@ -56,6 +57,44 @@ export function errorsAsJson(document: OpenAPIObject): void {
       if (envelope && envelope[0] !== 'application/json') response.content = { 'application/json': envelope[1] };
     }
   }
+}
+
+// What the kernel may answer to any request with a body before its handler runs (json-body.ts,
+// body-media-type.guard.ts): too large, or in a form no parser reads.
+const BODY_REFUSALS: readonly ErrorCode[] = ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
+
+/**
+ * The body refusals on every operation that takes a body, in the shape `ApiErrors` gives a status:
+ * added to a status the handler already documents, or as a response of its own. Run after
+ * renameSchemas (the error object's schema is `ErrorObject` by then).
+ */
+export function documentBodyRefusals(document: OpenAPIObject): void {
+  for (const operation of operationsOf(document)) {
+    if (!operation.requestBody) continue;
+    for (const code of BODY_REFUSALS) {
+      const status = String(ERRORS[code].status);
+      const media = operation.responses[status]?.content?.['application/json'];
+      const documented = errorCodesOf(media?.schema) ?? [];
+      if (documented.includes(code)) continue;
+      const codes = [...documented, code].sort();
+      operation.responses[status] = {
+        ...operation.responses[status],
+        description: `${STATUS_CODES[Number(status)] ?? 'Error'}: ${codes.join(', ')}`,
+        content: { 'application/json': { ...media, schema: errorEnvelopeSchema(codes) } },
+      };
+    }
+  }
+}
+
+function errorEnvelopeSchema(codes: ErrorCode[]): Node {
+  return {
+    type: 'object',
+    required: ['data', 'error'],
+    properties: {
+      data: { type: 'object', nullable: true, enum: [null], description: 'Always null on failure.' },
+      error: { allOf: [{ $ref: `${SCHEMA_PREFIX}ErrorObject` }, { type: 'object', properties: { code: { enum: codes } } }] },
+    },
+  };
 }
 
 /** Schema names without the `Dto` suffix of our classes (`SignupDto` → `Signup`), with every `$ref` following. */

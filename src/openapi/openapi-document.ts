@@ -7,6 +7,7 @@ import {
   closeRequestSchemas,
   describeErrorCodes,
   describeOperations,
+  documentBodyRefusals,
   errorsAsJson,
   documentResponseHeaders,
   orderTags,
@@ -98,6 +99,7 @@ export function buildOpenApiDocument(app: INestApplication, options: BuildOption
   const generated = SwaggerModule.createDocument(app, builder.build(), { operationIdFactory: (_controller, method) => method });
   const document = renameSchemas(generated);
   errorsAsJson(document);
+  documentBodyRefusals(document);
   documentResponseHeaders(document);
   describeOperations(document);
   closeRequestSchemas(document);

@@ -300,6 +300,27 @@ describe('malformed input never causes a server error', () => {
       expect(res.body.data.feedback_text).toBe(FEEDBACK.feedback_text);
     });
 
+    it('refuses a body no parser reads (a form, plain text) on a JSON route with 415 naming Content-Type, after authentication', async () => {
+      const listed = async () => (await t.api.as(project.secretKey).get('/v1/feedback').expect(200)).body.data.length as number;
+      const before = await listed();
+      const form = await t.api.as(project.secretKey).post('/v1/feedback').type('form').send({ feedback_text: FEEDBACK.feedback_text });
+      expect(bodyRefusal(form)).toEqual({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', param: 'Content-Type' });
+      expect(form.body.error).toMatchObject({
+        message: 'This route takes a JSON body; the request sent Content-Type "application/x-www-form-urlencoded".',
+        remediation: 'Send the body as JSON with the header Content-Type: application/json.',
+      });
+      const text = await t.api.as(project.secretKey).post('/v1/feedback').set('Content-Type', 'text/plain').send(JSON.stringify(FEEDBACK));
+      expect(bodyRefusal(text)).toEqual({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', param: 'Content-Type' });
+      expect(text.body.error.message).toBe('This route takes a JSON body; the request sent Content-Type "text/plain".');
+      expect(await listed()).toBe(before);
+      // Without a key the caller learns that first.
+      const anonymous = await t.api.unchecked().post('/v1/feedback').type('form').send({ feedback_text: FEEDBACK.feedback_text });
+      expect(bodyRefusal(anonymous)).toEqual({ status: 401, code: 'MISSING_AUTH', param: 'Authorization' });
+      // An empty body is no body, whatever its Content-Type says: validation answers.
+      const empty = await t.api.as(project.secretKey).post('/v1/feedback').set('Content-Type', 'text/plain').send('');
+      expect(bodyRefusal(empty)).toEqual({ status: 400, code: 'VALIDATION_ERROR', param: 'feedback_text' });
+    });
+
     it('refuses unknown content encodings with 415 UNSUPPORTED_MEDIA_TYPE', async () => {
       for (const encoding of ['compress', 'zip', 'gzip, br', 'x'.repeat(200)]) {
         const res = await t.api
