@@ -67,14 +67,31 @@ describe('CORS', () => {
     expect(res.headers['access-control-expose-headers']).toContain('X-Request-Id');
   });
 
-  it('is closed for secret-key endpoints', async () => {
+  it('lets a browser read the refusals of secret-key endpoints, never their answers', async () => {
     const preflight = await t.api
-      .options('/v1/setup-check')
-      .set('Origin', 'https://evil.example')
-      .set('Access-Control-Request-Method', 'GET');
-    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
-    const res = await t.api.as(project.secretKey).get('/v1/setup-check').set('Origin', 'https://evil.example').expect(200);
-    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+      .options('/v1/webhooks')
+      .set('Origin', 'https://shop.example')
+      .set('Access-Control-Request-Method', 'POST')
+      .set('Access-Control-Request-Headers', 'authorization,content-type');
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('*');
+    expect(preflight.headers['access-control-allow-headers']).toContain('Authorization');
+    // A publishable key where a secret key is needed: a readable 403, not an opaque CORS failure.
+    const refused = await t.api
+      .as(project.publishableKey)
+      .post('/v1/webhooks')
+      .set('Origin', 'https://shop.example')
+      .send({ url: 'https://hooks.example.com/launch', events: ['*'] })
+      .expect(403);
+    expect(refused.body.error).toMatchObject({ code: 'KEY_INSUFFICIENT_PERMISSIONS', param: 'Authorization' });
+    expect(refused.headers['access-control-allow-origin']).toBe('*');
+    expect(refused.headers['access-control-expose-headers']).toContain('X-Request-Id');
+    // What a secret key returns stays unreadable to a page.
+    const answered = await t.api.as(project.secretKey).get('/v1/setup-check').set('Origin', 'https://evil.example').expect(200);
+    expect(answered.headers['access-control-allow-origin']).toBeUndefined();
+    // Without an Origin (a server) nothing changes.
+    const server = await t.api.as(project.publishableKey).get('/v1/webhooks').expect(403);
+    expect(server.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
 

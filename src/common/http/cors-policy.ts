@@ -12,10 +12,14 @@ interface BrowserRoute {
   pattern: RegExp;
 }
 
-/** Routes a browser may call: open ones (any origin) and dashboard ones (DASHBOARD_ORIGINS only). */
+/**
+ * Routes a browser may call: open ones (any origin) and dashboard ones (DASHBOARD_ORIGINS only);
+ * secret-key routes, whose refusals (not answers) a browser may read.
+ */
 interface CorsRoutes {
   open: BrowserRoute[];
   dashboard: BrowserRoute[];
+  secret: BrowserRoute[];
 }
 
 const DASHBOARD_MODES: ReadonlySet<AuthMode> = new Set(['dashboard', 'dashboard_account', 'signed_in']);
@@ -33,7 +37,7 @@ function toPattern(path: string): RegExp {
 export function corsRoutes(app: INestApplication): CorsRoutes {
   const discovery = app.get(DiscoveryService);
   const scanner = app.get(MetadataScanner);
-  const routes: CorsRoutes = { open: [], dashboard: [] };
+  const routes: CorsRoutes = { open: [], dashboard: [], secret: [] };
   for (const wrapper of discovery.getControllers()) {
     const instance = wrapper.instance as Record<string, unknown> | undefined;
     if (!instance || !wrapper.metatype) continue;
@@ -41,7 +45,15 @@ export function corsRoutes(app: INestApplication): CorsRoutes {
     for (const name of scanner.getAllMethodNames(Object.getPrototypeOf(instance))) {
       const handler = instance[name] as object;
       const policy = routePolicyOf(handler);
-      const list = policy?.browser ? routes.open : policy && DASHBOARD_MODES.has(policy.mode) ? routes.dashboard : null;
+      const list = !policy
+        ? null
+        : policy.browser
+          ? routes.open
+          : DASHBOARD_MODES.has(policy.mode)
+            ? routes.dashboard
+            : policy.mode === 'secret'
+              ? routes.secret
+              : null;
       if (!list) continue;
       const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
       list.push({ method, pattern: toPattern(joinPath(prefix, Reflect.getMetadata(PATH_METADATA, handler) as string)) });
@@ -56,12 +68,22 @@ export const DASHBOARD_CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 
 
 const CORS_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
+// Set on a cross-origin request to a secret-key route: the failure envelope carries open CORS.
+const CORS_ON_FAILURE = 'corsOnFailure';
+
+/** The CORS headers a failure answer adds (exception.filter.ts): only where corsMiddleware asked. */
+export function corsHeadersForFailure(res: Response): Record<string, string> {
+  if (res.locals?.[CORS_ON_FAILURE] !== true) return {};
+  return { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': CORS_EXPOSED_HEADERS.join(',') };
+}
+
 /**
  * CORS is open (any origin) on the public and browser endpoints. Dashboard (JWT) endpoints answer
  * only the origins of DASHBOARD_ORIGINS, by name (never `*`), with credentials allowed so the
  * dashboard may send its session cookie too; with DASHBOARD_ORIGINS unset, or from another origin,
- * they send no CORS headers. Everything else is closed, so browsers refuse cross-origin calls that
- * would expose a secret key.
+ * they send no CORS headers. Secret-key routes answer a browser's preflight and let it read their
+ * refusals (a publishable key on a secret route: 403 KEY_INSUFFICIENT_PERMISSIONS, readable instead
+ * of an opaque CORS failure), but never their answers: a page cannot read what a secret key returns.
  */
 export function corsMiddleware(app: INestApplication, config: Pick<AppConfig, 'dashboardOrigins'>): RequestHandler {
   let routes: CorsRoutes | null = null;
@@ -91,6 +113,11 @@ export function corsMiddleware(app: INestApplication, config: Pick<AppConfig, 'd
     const path = req.path;
     const method = req.method === 'OPTIONS' ? String(req.headers['access-control-request-method'] ?? '').toUpperCase() : req.method;
     if (matches(routes.open, method, path)) return open(req, res, next);
+    if (matches(routes.secret, method, path)) {
+      if (req.method === 'OPTIONS') return open(req, res, next);
+      res.locals[CORS_ON_FAILURE] = true;
+      return next();
+    }
     if (dashboardOrigins.size === 0 || !matches(routes.dashboard, method, path)) return next();
     // The answer depends on the Origin, so shared caches must keep one per origin.
     res.vary('Origin');

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { corsHeadersForFailure } from './cors-policy';
 import { writeRawReply } from './envelope';
 import { committedAnswerOf, REQUEST_ID_HEADER, requestIdOf, writeWireAnswer } from './request-context';
 import { StoredResponse, toErrorResponse } from './error-response';
@@ -48,6 +49,6 @@ export function writeError(exception: unknown, req: Request, res: Response): voi
   }
   const requestId = requestIdOf(req);
   const { status, headers, body } = toErrorResponse(exception, requestId);
-  res.set({ ...headers, [REQUEST_ID_HEADER]: requestId });
+  res.set({ ...headers, ...corsHeadersForFailure(res), [REQUEST_ID_HEADER]: requestId });
   writeJson(res, status, body);
 }
