@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { ContactsModule } from '../contacts/contacts.module';
+import { DashboardRevenueController } from './dashboard-revenue.controller';
+import { ProcessorClients } from './processor-client';
+import { ProcessorKeyBox } from './processor-key-box';
+import { RevenueConnectionService } from './revenue-connection.service';
+import { RevenueController } from './revenue.controller';
+import { RevenueRefresh } from './revenue-refresh';
+import { RevenueSyncRunner } from './revenue-sync-runner';
+import { RevenueSyncs } from './revenue-syncs.service';
+
+/** Read-only revenue from a connected payment processor: the connection, its sync, and the figures. */
+@Module({
+  imports: [ContactsModule],
+  controllers: [RevenueController, DashboardRevenueController],
+  providers: [ProcessorClients, ProcessorKeyBox, RevenueConnectionService, RevenueSyncs, RevenueSyncRunner, RevenueRefresh],
+  exports: [RevenueConnectionService],
+})
+export class RevenueModule {}
