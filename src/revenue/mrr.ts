@@ -111,6 +111,7 @@ function isRecurring(discount: DiscountTerms, at: Date): boolean {
 export function excludedReason(terms: SubscriptionTerms, at: Date): SubscriptionMrr['excludedReason'] {
   if (terms.status === 'trialing') return 'trial';
   if (!COUNTED_STATUSES.has(terms.status)) return 'not_active';
+  if (terms.start !== null && new Date(terms.start).getTime() > at.getTime()) return 'not_active';
   if (terms.trialEnd !== null && new Date(terms.trialEnd).getTime() > at.getTime()) return 'trial';
   if (terms.endedAt !== null && new Date(terms.endedAt).getTime() <= at.getTime()) return 'not_active';
   if (terms.cancelAtPeriodEnd && terms.currentPeriodEnd !== null && new Date(terms.currentPeriodEnd).getTime() <= at.getTime()) {

@@ -48,26 +48,23 @@ export class RevenueSyncRunner {
 
   async run(row: RevenueSyncEntity, connection: RevenueConnectionEntity): Promise<void> {
     const reader = this.clients.reader(this.keys.open(connection.keyCiphertext));
-    if (!row.startedAt) await this.begin(row, connection);
+    if (!row.startedAt) await this.begin(row);
     while (row.phase !== 'figures') {
       const more = await this.guarded(() => this.step(reader, row, connection));
       if (!more) await this.advance(row);
     }
-    await this.db.transaction((em) => this.refresh.run(em, connection, row.kind !== 'incremental'));
+    // The next run reads events from a little before this one began (the same for every kind:
+    // a full pass reads no events, so those that raced with it are the next run's).
+    const eventsSince = String(Math.floor((row.startedAt as Date).getTime() / 1000) - EVENTS_OVERLAP_SECONDS);
+    await this.db.transaction(async (em) => {
+      await this.refresh.run(em, connection, row.kind !== 'incremental');
+      await em.update(RevenueConnectionEntity, { id: connection.id }, { eventsSince });
+    });
   }
 
-  private async begin(row: RevenueSyncEntity, connection: RevenueConnectionEntity): Promise<void> {
-    const now = this.clock.now();
-    row.startedAt = now;
-    const since = String(Math.floor(now.getTime() / 1000) - EVENTS_OVERLAP_SECONDS);
-    await this.db.transaction(async (em) => {
-      await em.update(RevenueSyncEntity, { id: row.id }, { startedAt: now });
-      // A full pass reads the current state; events from its start on are the next run's.
-      if (row.kind !== 'incremental' || connection.eventsSince === null) {
-        await em.update(RevenueConnectionEntity, { id: connection.id }, { eventsSince: since });
-      }
-    });
-    if (row.kind !== 'incremental' || connection.eventsSince === null) connection.eventsSince = since;
+  private async begin(row: RevenueSyncEntity): Promise<void> {
+    row.startedAt = this.clock.now();
+    await this.db.manager.update(RevenueSyncEntity, { id: row.id }, { startedAt: row.startedAt });
   }
 
   /** Stores one page; answers whether the phase has more pages. */

@@ -1,13 +1,22 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentProject } from '../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
+import { PathId } from '../common/http/path-param';
+import { WithMeta } from '../common/http/reply';
 import { Auth } from '../common/http/route-policy';
 import type { ProjectRef } from '../projects/project-ref';
 import { RequiresFeature } from '../projects/requires-feature';
 import { ConnectProcessorDto } from './dto/connect-processor.dto';
 import { DisconnectedDto, ProcessorConnectionDto, SyncStartedDto } from './dto/processor-connection.dto';
+import { CustomerRevenueDto, RevenueFiguresDto, RevenueHistoryDto } from './dto/revenue-figures.dto';
+import { RevenueHistoryQueryDto } from './dto/revenue-history-query.dto';
 import { RevenueConnectionService } from './revenue-connection.service';
+import { REVENUE_METHOD, RevenueFiguresService } from './revenue-figures.service';
+
+const METHOD_META = {
+  meta: { method: { type: 'string', description: 'How every figure was computed (README "Revenue").', example: REVENUE_METHOD } },
+};
 
 export const CONNECT_SUMMARY =
   'Connects a restricted read-only key of the payment processor (rk_live_ or rk_test_). The key is checked with one read of each list the sync needs, sealed at rest and never shown again; a backfill starts at once.';
@@ -30,7 +39,49 @@ export const SYNC_SUMMARY =
 @ApiTags('Revenue')
 @Controller('v1/revenue')
 export class RevenueController {
-  constructor(private readonly connections: RevenueConnectionService) {}
+  constructor(
+    private readonly connections: RevenueConnectionService,
+    private readonly figures: RevenueFiguresService,
+  ) {}
+
+  @Get()
+  @Auth('secret')
+  @RequiresFeature('revenue')
+  @ApiOperation({
+    summary:
+      "Per currency: MRR, ARR, paying customers, active subscriptions, and this month's new, expansion, contraction, churned and reactivated MRR, as of the last sync. `meta.method` says how.",
+  })
+  @ApiEnvelope(RevenueFiguresDto, METHOD_META)
+  @ApiErrors('PROCESSOR_NOT_CONNECTED')
+  getRevenue(@CurrentProject() project: ProjectRef): Promise<WithMeta<RevenueFiguresDto>> {
+    return this.figures.getRevenue(project);
+  }
+
+  @Get('history')
+  @Auth('secret')
+  @RequiresFeature('revenue')
+  @ApiOperation({ summary: 'The same figures per UTC calendar month, oldest first; MRR at the end of each month.' })
+  @ApiEnvelope(RevenueHistoryDto, METHOD_META)
+  @ApiErrors('VALIDATION_ERROR', 'PROCESSOR_NOT_CONNECTED')
+  getRevenueHistory(@CurrentProject() project: ProjectRef, @Query() query: RevenueHistoryQueryDto): Promise<WithMeta<RevenueHistoryDto>> {
+    return this.figures.getRevenueHistory(project, query.months);
+  }
+
+  @Get('customers/:contact_id')
+  @Auth('secret')
+  @RequiresFeature('revenue')
+  @ApiOperation({
+    summary:
+      "The per-subscription lines that make up one contact's MRR: items, quantities, discounts, and why a subscription does not count.",
+  })
+  @ApiEnvelope(CustomerRevenueDto, METHOD_META)
+  @ApiErrors('CONTACT_NOT_FOUND', 'PROCESSOR_NOT_CONNECTED')
+  getCustomerRevenue(
+    @CurrentProject() project: ProjectRef,
+    @PathId('contact_id', 'ct', { notFound: 'CONTACT_NOT_FOUND' }) contactId: string,
+  ): Promise<WithMeta<CustomerRevenueDto>> {
+    return this.figures.getCustomerRevenue(project, contactId);
+  }
 
   @Put('connection')
   @Auth('secret')

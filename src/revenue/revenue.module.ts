@@ -5,6 +5,7 @@ import { ProcessorClients } from './processor-client';
 import { ProcessorKeyBox } from './processor-key-box';
 import { RevenueConnectionService } from './revenue-connection.service';
 import { RevenueController } from './revenue.controller';
+import { RevenueFiguresService } from './revenue-figures.service';
 import { RevenueRefresh } from './revenue-refresh';
 import { RevenueSyncRunner } from './revenue-sync-runner';
 import { RevenueSyncs } from './revenue-syncs.service';
@@ -13,7 +14,15 @@ import { RevenueSyncs } from './revenue-syncs.service';
 @Module({
   imports: [ContactsModule],
   controllers: [RevenueController, DashboardRevenueController],
-  providers: [ProcessorClients, ProcessorKeyBox, RevenueConnectionService, RevenueSyncs, RevenueSyncRunner, RevenueRefresh],
+  providers: [
+    ProcessorClients,
+    ProcessorKeyBox,
+    RevenueConnectionService,
+    RevenueSyncs,
+    RevenueSyncRunner,
+    RevenueRefresh,
+    RevenueFiguresService,
+  ],
   exports: [RevenueConnectionService],
 })
 export class RevenueModule {}

@@ -59,12 +59,12 @@ export class FakeStripeReads {
     return key;
   }
 
-  /** The next list request for `resource` answers 429 with this Retry-After (seconds; null: none). */
+  /** The next page request (not a key check) for `resource` answers 429 with this Retry-After (seconds; null: none). */
   rateLimitNext(resource: ReadResource, retryAfter: string | null): void {
     this.rateLimits.push({ resource, retryAfter });
   }
 
-  /** After `pages` pages of `resource` have been served, the next list request answers 500 (once). */
+  /** After `pages` pages of `resource` (key checks aside) have been served, the next one answers 500 (once). */
   failAfterPages(resource: ReadResource, pages: number): void {
     this.failure = { resource, afterPages: pages, served: 0 };
   }
@@ -116,6 +116,8 @@ export class FakeStripeReads {
       );
     }
     if (id) return this.retrieve(resource, id, res);
+    // The connect's key check reads one object of each list; the scripted 429s and failures are for the sync's pages.
+    if (parsed.searchParams.get('limit') === '1') return this.list(resource, parsed.searchParams, res);
     const limited = this.rateLimits.findIndex((entry) => entry.resource === resource);
     if (limited >= 0) {
       const [entry] = this.rateLimits.splice(limited, 1);
