@@ -40,7 +40,9 @@ describe('setupCheckOf features_enabled', () => {
       notifications: true,
       email_notifications: false,
       custom_domain: false,
+      revenue: false,
     });
     expect(featuresOf({}, 'indie').features_enabled.email_notifications).toBe(true);
+    expect(featuresOf({}, 'indie').features_enabled.revenue).toBe(true);
   });
 });

@@ -20,6 +20,7 @@ import {
   accountHasOtherConnection,
   deleteProjectRevenue,
   findConnection,
+  findPendingSync,
   lockAccountConnections,
   resealKeys,
   sampleSealedKey,
@@ -126,6 +127,16 @@ export class RevenueConnectionService {
       return this.syncs.runSoon(em, row);
     });
     return { project_id: project.id, status: syncStatusOf(started, this.clock.now(), null), kind: started.kind };
+  }
+
+  /** The CLI's `revenue:sync`: queues a run as startSync does, then runs it in this process and answers how it ended. */
+  async syncNow(project: ProjectRef): Promise<SyncStartedDto> {
+    const started = await this.startSync(project);
+    const row = await this.db.transaction(async (em) => findPendingSync(em, (await this.requireConnection(em, project)).id));
+    if (row) await this.syncs.runSync({ id: row.id });
+    const connection = await this.requireConnection(this.db.manager, project);
+    const status = await this.syncs.status(this.db.manager, connection);
+    return { project_id: project.id, status: status.state, kind: started.kind };
   }
 
   private async assertCanConnect(em: EntityManager, project: ProjectRef): Promise<void> {

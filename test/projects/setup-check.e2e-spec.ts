@@ -27,6 +27,7 @@ describe('GET /v1/setup-check', () => {
           notifications: true,
           email_notifications: false,
           custom_domain: false,
+          revenue: false,
         },
         limits: { changelog_entries_remaining: 25, subscribers_max: 1000 },
         plan_details: {
@@ -42,6 +43,7 @@ describe('GET /v1/setup-check', () => {
             'waitlist_invites',
             'waitlist_resend_confirmation',
             'unbranded_widget',
+            'revenue',
           ],
           upgrade_url: `https://launch.test/dashboard/billing?project=${project.id}&plan=indie`,
           changelog_public_url: 'https://launch.test/changelog/acme-free',

@@ -1,3 +1,4 @@
+import { runCommand } from '../../src/cli/cli-commands';
 import { RevenueCustomerEntity } from '../../src/revenue/entities/revenue-customer.entity';
 import { RevenueSubscriptionEntity } from '../../src/revenue/entities/revenue-subscription.entity';
 import { FakeStripeReads } from '../support/fake-stripe-reads';
@@ -251,6 +252,19 @@ describe('Revenue sync and figures', () => {
     });
     const missing = await get('/v1/revenue/customers/ct_01JD3Z4Q9X8V7T6S5R4Q3P2N1M').expect(404);
     expect(missing.body.error.code).toBe('CONTACT_NOT_FOUND');
+  });
+
+  it('runs a sync from the CLI (revenue:sync --project): a full reconcile once the last full pass is a day old', async () => {
+    let stdout = '';
+    const before = stripe.reads('subscriptions').length;
+    const argv = ['revenue:sync', '--project', project.project.slug, '--json'];
+    const code = await runCommand(t.app, argv, { stdout: (text) => (stdout += text), stderr: () => undefined });
+    expect(code).toBe(0);
+    // The backfill finished on Nov 10, five days ago: the queued run is the nightly reconcile, a full pass.
+    expect(JSON.parse(stdout)).toEqual({ project_id: project.project.id, status: 'synced', kind: 'reconcile' });
+    expect(stripe.reads('subscriptions').length).toBeGreaterThan(before);
+    // Nothing new at the processor: the figures stay as they were.
+    expect((await get('/v1/revenue').expect(200)).body.data.currencies[1]).toMatchObject({ currency: 'usd', mrr: 16233 });
   });
 
   it("answers PROCESSOR_NOT_CONNECTED for another project's figures", async () => {

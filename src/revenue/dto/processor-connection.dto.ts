@@ -74,7 +74,7 @@ export class ProcessorConnectionDto {
   @ApiProperty({ format: 'date-time', example: '2026-11-20T10:00:00.000Z' })
   connected_at: string;
 
-  @ApiProperty({ type: SyncStatusDto })
+  @ApiProperty({ type: SyncStatusDto, description: 'The sync: the run in progress, or the last one that ended.' })
   sync: SyncStatusDto;
 }
 

@@ -89,8 +89,10 @@ export class SubscriptionLineDto {
     description: 'Why it adds nothing; null when it counts.',
   })
   excluded_reason: string | null;
-  @ApiProperty({ type: SubscriptionItemLineDto, isArray: true }) items: SubscriptionItemLineDto[];
-  @ApiProperty({ type: DiscountLineDto, isArray: true }) discounts: DiscountLineDto[];
+  @ApiProperty({ type: SubscriptionItemLineDto, isArray: true, description: 'Each price of the subscription, normalised to a month.' })
+  items: SubscriptionItemLineDto[];
+  @ApiProperty({ type: DiscountLineDto, isArray: true, description: 'Discounts in the order they are applied.' })
+  discounts: DiscountLineDto[];
 }
 
 export class CurrencyMrrDto {
@@ -103,7 +105,8 @@ export class CustomerRevenueDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: '2026-11-20T10:05:00.000Z' }) as_of: string | null;
   @ApiProperty({ type: String, isArray: true, example: ['cus_PmExample'], description: 'Processor customers matched to this contact.' })
   customer_ids: string[];
-  @ApiProperty({ type: CurrencyMrrDto, isArray: true }) mrr: CurrencyMrrDto[];
+  @ApiProperty({ type: CurrencyMrrDto, isArray: true, description: "This person's MRR per currency." })
+  mrr: CurrencyMrrDto[];
   @ApiProperty({ type: SubscriptionLineDto, isArray: true, description: 'Every subscription of those customers, counted or not.' })
   subscriptions: SubscriptionLineDto[];
 }
