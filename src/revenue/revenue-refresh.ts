@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { newId } from '../common/ids/ids';
 import { ContactsService } from '../contacts/contacts.service';
+import { ErasureRegistry } from '../infra/erasure/erasure-registry';
 import { RevenueConnectionEntity } from './entities/revenue-connection.entity';
 import type { RevenueCustomerEntity } from './entities/revenue-customer.entity';
 import { RevenueCustomerMrrEntity, RevenueMovementEntity } from './entities/revenue-customer-mrr.entity';
@@ -10,6 +11,7 @@ import type { RevenueSubscriptionEntity } from './entities/revenue-subscription.
 import { classifyMovement, subscriptionMrr, type Movement } from './mrr';
 import {
   customersWithMovements,
+  forgetPersonOnCustomers,
   insertMovements,
   listCustomerMrr,
   listCustomers,
@@ -36,7 +38,12 @@ export class RevenueRefresh {
   constructor(
     private readonly clock: Clock,
     private readonly contacts: ContactsService,
-  ) {}
+    erasure: ErasureRegistry,
+  ) {
+    // A later sync would match the customer again from the processor's data: erasing a person
+    // who still pays is also a matter for the processor account.
+    erasure.contribute('revenue_customers', forgetPersonOnCustomers);
+  }
 
   async run(em: EntityManager, connection: RevenueConnectionEntity, fullPass: boolean): Promise<void> {
     const now = this.clock.now();

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { Reseal } from '../infra/encryption/sealed-values';
+import type { PersonToErase } from '../infra/erasure/person-match';
 import { RevenueConnectionEntity } from './entities/revenue-connection.entity';
 import { RevenueCustomerEntity } from './entities/revenue-customer.entity';
 import { RevenueCustomerMrrEntity, RevenueMovementEntity } from './entities/revenue-customer-mrr.entity';
@@ -174,17 +175,17 @@ export async function paidInvoicesOfContacts(
   );
 }
 
-/** Erasure: forgets the person's email and user id on processor customers (the figures keep the amounts). */
-export async function forgetCustomerIdentity(
-  em: EntityManager,
-  projectId: string,
-  email: string | null,
-  userIds: readonly string[],
-): Promise<number> {
+/**
+ * Erasure: forgets the person on processor customers: the email, the metadata user id and the
+ * link to their contact (by email, user id, or the erased contact's id). The amounts stay, so the
+ * figures do not change; the processor keeps its own records, which this read-only service cannot touch.
+ */
+export async function forgetPersonOnCustomers(em: EntityManager, person: PersonToErase): Promise<number> {
   const [, affected] = (await em.query(
     `UPDATE revenue_customers SET email = NULL, user_id = NULL, contact_id = NULL
-      WHERE project_id = $1 AND ((email IS NOT NULL AND email = $2) OR user_id = ANY($3::text[]))`,
-    [projectId, email, [...userIds]],
+      WHERE project_id = $1
+        AND ((email IS NOT NULL AND email = $2) OR user_id = ANY($3::text[]) OR contact_id = ANY($4::text[]))`,
+    [person.projectId, person.email, [...person.userIds], [...person.recordIds]],
   )) as [unknown, number];
   return affected;
 }

@@ -272,4 +272,16 @@ describe('Revenue sync and figures', () => {
     const res = await t.api.as(other.secretKey).get('/v1/revenue').expect(409);
     expect(res.body.error.code).toBe('PROCESSOR_NOT_CONNECTED');
   });
+
+  it("erasing a contact forgets them on the processor's customers, and the figures keep the amounts", async () => {
+    const paying = await get('/v1/contacts?paying=true').expect(200);
+    const contactB = paying.body.data.find((contact: { user_id: string }) => contact.user_id === 'u_b').id as string;
+    const res = await t.api.as(project.secretKey).delete(`/v1/contacts/${contactB}`).expect(200);
+    expect(res.body.data.removed.revenue_customers).toBe(1);
+    const customer = await t.db.manager.findOneOrFail(RevenueCustomerEntity, {
+      where: { projectId: project.project.id, customerId: 'cus_b' },
+    });
+    expect(customer).toMatchObject({ email: null, userId: null, contactId: null });
+    expect((await get('/v1/revenue').expect(200)).body.data.currencies[1]).toMatchObject({ currency: 'usd', mrr: 16233 });
+  });
 });
