@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ContactsModule } from '../contacts/contacts.module';
 import { DashboardRevenueController } from './dashboard-revenue.controller';
+import { PaymentOutcomesService } from './payment-outcomes.service';
 import { ProcessorClients } from './processor-client';
 import { ProcessorKeyBox } from './processor-key-box';
 import { RevenueConnectionService } from './revenue-connection.service';
@@ -22,7 +23,8 @@ import { RevenueSyncs } from './revenue-syncs.service';
     RevenueSyncRunner,
     RevenueRefresh,
     RevenueFiguresService,
+    PaymentOutcomesService,
   ],
-  exports: [RevenueConnectionService],
+  exports: [RevenueConnectionService, PaymentOutcomesService],
 })
 export class RevenueModule {}

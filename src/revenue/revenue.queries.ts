@@ -161,17 +161,21 @@ export function customersOfContact(em: EntityManager, projectId: string, contact
   return em.find(RevenueCustomerEntity, { where: { projectId, contactId }, order: { customerId: 'ASC' } });
 }
 
-/** Paid invoices of the customers matched to contacts: contact id, amount and time, oldest first. */
-export async function paidInvoicesOfContacts(
+/** Paid invoices (above zero) of customers with one of these user ids or contacts, oldest first. */
+export async function paidInvoicesOfPeople(
   em: EntityManager,
   projectId: string,
-): Promise<Array<{ contact_id: string; amount_paid: string; paid_at: Date }>> {
+  userIds: readonly string[],
+  contactIds: readonly string[],
+): Promise<Array<{ user_id: string | null; contact_id: string | null; currency: string; amount_paid: string; paid_at: Date }>> {
+  if (userIds.length === 0 && contactIds.length === 0) return [];
   return em.query(
-    `SELECT c.contact_id, i.amount_paid, i.paid_at
+    `SELECT c.user_id, c.contact_id, i.currency, i.amount_paid, i.paid_at
        FROM revenue_invoices i JOIN revenue_customers c ON c.project_id = i.project_id AND c.customer_id = i.customer_id
-      WHERE i.project_id = $1 AND i.status = 'paid' AND i.paid_at IS NOT NULL AND i.amount_paid > 0 AND c.contact_id IS NOT NULL
+      WHERE i.project_id = $1 AND i.status = 'paid' AND i.paid_at IS NOT NULL AND i.amount_paid > 0
+        AND (c.user_id = ANY($2::text[]) OR c.contact_id = ANY($3::text[]))
       ORDER BY i.paid_at ASC, i.invoice_id ASC`,
-    [projectId],
+    [projectId, [...userIds], [...contactIds]],
   );
 }
 
