@@ -240,6 +240,13 @@ describe('Revenue sync and figures', () => {
     const paying = await get('/v1/contacts?paying=true').expect(200);
     const ids = paying.body.data.map((contact: { user_id: string }) => contact.user_id).sort();
     expect(ids).toEqual(['u_a', 'u_b']);
+    // A notification group picks the same people through the contacts filter.
+    const group = await t.api
+      .as(project.secretKey)
+      .post('/v1/notifications')
+      .send({ title: 'Thanks for paying', body: 'Your plan now includes exports.', contacts: { paying: true } })
+      .expect(201);
+    expect(group.body.meta.audience).toEqual({ asked: 2, reached: 2, unreachable: [] });
     const contactA = paying.body.data.find((contact: { user_id: string }) => contact.user_id === 'u_a').id as string;
     const lines = await get(`/v1/revenue/customers/${contactA}`).expect(200);
     expect(lines.body.data).toMatchObject({
