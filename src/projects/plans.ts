@@ -61,6 +61,8 @@ export const FEATURES = [
   'unbranded_widget',
   // Read-only revenue figures from a connected payment processor (ours: Indie and up, as the connection limit starts there).
   'revenue',
+  // GET /v1/analytics/attribution (ours: Builder, next to after-reading).
+  'attribution',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -82,7 +84,7 @@ const INDIE: readonly Feature[] = [
   'unbranded_widget',
   'revenue',
 ];
-const BUILDER: readonly Feature[] = [...INDIE, 'segment_audience', 'after_reading', 'custom_domain'];
+const BUILDER: readonly Feature[] = [...INDIE, 'segment_audience', 'after_reading', 'custom_domain', 'attribution'];
 
 export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
   free: {

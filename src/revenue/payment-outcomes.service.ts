@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ContactsService } from '../contacts/contacts.service';
 import { Database } from '../infra/database/database';
-import { findConnection, paidInvoicesOfPeople } from './revenue.queries';
+import { findConnection, mrrOfContacts, paidInvoicesOfPeople } from './revenue.queries';
 
 /** Who, among some people, paid for the first time, and who paid more than before, within a window. */
 export interface PaymentOutcomes {
@@ -46,6 +46,22 @@ export class PaymentOutcomesService {
       if (inWindow && previous !== undefined && amount > previous) result.upgraded.add(person);
       seen.add(person);
       lastAmount.set(key, amount);
+    }
+    return result;
+  }
+
+  /**
+   * Each contact's MRR per currency as of the last sync (only contacts with some), for
+   * attribution; null when the project has no connection that has synced.
+   */
+  async mrrByContact(projectId: string, contactIds: readonly string[]): Promise<Map<string, Map<string, number>> | null> {
+    const connection = await findConnection(this.db.manager, projectId);
+    if (!connection?.lastSyncedAt) return null;
+    const result = new Map<string, Map<string, number>>();
+    for (const row of await mrrOfContacts(this.db.manager, projectId, contactIds)) {
+      const perCurrency = result.get(row.contact_id) ?? new Map<string, number>();
+      perCurrency.set(row.currency, Number(row.mrr));
+      result.set(row.contact_id, perCurrency);
     }
     return result;
   }

@@ -161,6 +161,22 @@ export function customersOfContact(em: EntityManager, projectId: string, contact
   return em.find(RevenueCustomerEntity, { where: { projectId, contactId }, order: { customerId: 'ASC' } });
 }
 
+/** MRR per contact and currency at the last sync (customers matched to those contacts). */
+export async function mrrOfContacts(
+  em: EntityManager,
+  projectId: string,
+  contactIds: readonly string[],
+): Promise<Array<{ contact_id: string; currency: string; mrr: string }>> {
+  if (contactIds.length === 0) return [];
+  return em.query(
+    `SELECT c.contact_id, m.currency, sum(m.mrr)::bigint AS mrr
+       FROM revenue_customer_mrr m JOIN revenue_customers c ON c.project_id = m.project_id AND c.customer_id = m.customer_id
+      WHERE m.project_id = $1 AND c.contact_id = ANY($2::text[])
+      GROUP BY c.contact_id, m.currency`,
+    [projectId, [...contactIds]],
+  );
+}
+
 /** Paid invoices (above zero) of customers with one of these user ids or contacts, oldest first. */
 export async function paidInvoicesOfPeople(
   em: EntityManager,
