@@ -48,6 +48,7 @@ export function setupCheckOf(
       email_notifications: planAllows(plan, 'email_notifications'),
       custom_domain: planAllows(plan, 'custom_domain') && config.customDomains !== null,
       revenue: planAllows(plan, 'revenue'),
+      attribution: planAllows(plan, 'attribution'),
     },
     limits: {
       changelog_entries_remaining: changelogEntriesRemaining,

@@ -28,6 +28,7 @@ describe('GET /v1/setup-check', () => {
           email_notifications: false,
           custom_domain: false,
           revenue: false,
+          attribution: false,
         },
         limits: { changelog_entries_remaining: 25, subscribers_max: 1000 },
         plan_details: {

@@ -38,6 +38,12 @@ export class FeaturesEnabledDto {
     description: 'Read-only revenue figures from a connected payment processor: /v1/revenue and its connection (Indie and up).',
   })
   revenue: boolean;
+
+  @ApiProperty({
+    example: false,
+    description: 'GET /v1/analytics/attribution: signups followed to payment by UTM field, referrer, channel or referral (Builder and up).',
+  })
+  attribution: boolean;
 }
 
 export class SetupLimitsDto {
