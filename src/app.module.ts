@@ -31,6 +31,7 @@ import { MailModule } from './infra/mail/mail.module';
 import { QueueModule } from './infra/queue/queue.module';
 import { RateLimitModule } from './infra/rate-limit/rate-limit.module';
 import { ProjectsModule } from './projects/projects.module';
+import { RevenueModule } from './revenue/revenue.module';
 import { WaitlistModule } from './waitlist/waitlist.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -59,6 +60,7 @@ const FEATURE_MODULES = [
   NotificationsModule,
   WebhooksModule,
   BillingModule,
+  RevenueModule,
   CustomDomainsModule,
   EmailTemplatesModule,
   BrowserScriptsModule,

@@ -45,6 +45,12 @@ import { BillingAccountEntity } from './billing/entities/billing-account.entity'
 import { BillingEventEntity } from './billing/entities/billing-event.entity';
 import { CustomDomainEntity } from './custom-domains/entities/custom-domain.entity';
 import { EmailTemplateEntity } from './email-templates/entities/email-template.entity';
+import { RevenueConnectionEntity } from './revenue/entities/revenue-connection.entity';
+import { RevenueCustomerEntity } from './revenue/entities/revenue-customer.entity';
+import { RevenueCustomerMrrEntity, RevenueMovementEntity } from './revenue/entities/revenue-customer-mrr.entity';
+import { RevenueInvoiceEntity } from './revenue/entities/revenue-invoice.entity';
+import { RevenueSubscriptionEntity } from './revenue/entities/revenue-subscription.entity';
+import { RevenueSyncEntity } from './revenue/entities/revenue-sync.entity';
 export const ENTITIES = [
   AccountEntity,
   ApiKeyEntity,
@@ -78,6 +84,13 @@ export const ENTITIES = [
   NotificationReleaseEntity,
   NotificationSigningSecretEntity,
   NotificationUsageEntity,
+  RevenueConnectionEntity,
+  RevenueCustomerEntity,
+  RevenueCustomerMrrEntity,
+  RevenueInvoiceEntity,
+  RevenueMovementEntity,
+  RevenueSubscriptionEntity,
+  RevenueSyncEntity,
   ProjectEntity,
   ProjectSlugChangeEntity,
   ProjectSlugHistoryEntity,

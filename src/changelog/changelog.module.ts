@@ -1,6 +1,7 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { EmailTemplatesModule } from '../email-templates/email-templates.module';
 import { urlencoded } from 'express';
+import { RevenueModule } from '../revenue/revenue.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { DraftsController } from './drafts/drafts.controller';
 import { DraftsService } from './drafts/drafts.service';
@@ -43,7 +44,7 @@ const TOPICS_FORM_LIMIT = '16kb';
  */
 @Module({
   // The bell broadcast of a published entry (notify_in_app); notifications imports nothing of ours.
-  imports: [NotificationsModule, EmailTemplatesModule],
+  imports: [NotificationsModule, EmailTemplatesModule, RevenueModule],
   controllers: [
     EntriesController,
     LabelsController,

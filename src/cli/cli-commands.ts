@@ -4,6 +4,7 @@ import { CHANGELOG_DRAFT_COMMANDS } from '../changelog/drafts/drafts.cli';
 import { ApiError } from '../common/errors/api-error';
 import { Database } from '../infra/database/database';
 import { ENCRYPTION_COMMANDS } from '../infra/encryption/encryption.cli';
+import { REVENUE_COMMANDS } from '../revenue/revenue.cli';
 import { WAITLIST_COMMANDS } from '../waitlist/waitlist.cli';
 import { type Command, JSON_OPTION as json, UsageError, type Values } from '../common/cli/command';
 import { MCP_COMMANDS } from '../mcp/mcp.cli';
@@ -36,6 +37,7 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   ...WAITLIST_COMMANDS,
+  ...REVENUE_COMMANDS,
   ...CHANGELOG_DRAFT_COMMANDS,
   ...ENCRYPTION_COMMANDS,
   ...MCP_COMMANDS,

@@ -71,6 +71,8 @@ export interface AppConfig {
   readonly dashboardOrigins: readonly string[];
   /** Billing of our own plans; null until STRIPE_SECRET_KEY and both price ids are set. */
   readonly billing: BillingConfig | null;
+  /** STRIPE_API_URL for projects' read-only payment-processor connections; null: the provider's public API. */
+  readonly processorApiUrl: string | null;
   /** Custom domains; null until CUSTOM_DOMAIN_CNAME_TARGET is set. */
   readonly customDomains: { readonly cnameTarget: string } | null;
   /** Fault tests only (TEST_DELAY_AFTER_IDEMPOTENT_COMMIT_MS); 0 or absent in production. */
@@ -243,6 +245,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     startWarnings: Object.freeze(startWarningsOf(env)),
     dashboardOrigins: Object.freeze(env.DASHBOARD_ORIGINS ? (parseOriginList(env.DASHBOARD_ORIGINS) ?? []) : []),
     billing: billingConfig(env),
+    processorApiUrl: env.STRIPE_API_URL ?? null,
     customDomains: env.CUSTOM_DOMAIN_CNAME_TARGET ? { cnameTarget: env.CUSTOM_DOMAIN_CNAME_TARGET } : null,
     testDelayAfterIdempotentCommitMs: env.TEST_DELAY_AFTER_IDEMPOTENT_COMMIT_MS ?? 0,
     databasePool: {

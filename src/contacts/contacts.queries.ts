@@ -161,6 +161,15 @@ export async function updateContact(em: EntityManager, contact: ContactEntity): 
   );
 }
 
+/** Sets `paying` on exactly `contactIds` and clears it on every other contact of the project; writes only rows that change. */
+export async function setPayingContacts(em: EntityManager, projectId: string, contactIds: readonly string[], now: Date): Promise<void> {
+  await em.query(
+    `UPDATE contacts SET paying = (id = ANY($2::text[])), updated_at = $3
+      WHERE project_id = $1 AND paying IS DISTINCT FROM (id = ANY($2::text[]))`,
+    [projectId, [...contactIds], now],
+  );
+}
+
 export async function deleteContact(em: EntityManager, id: string): Promise<void> {
   await em.query('DELETE FROM contacts WHERE id = $1', [id]);
 }

@@ -17,6 +17,7 @@ import {
   insertContactIfAbsent,
   lockContactsByEmailOrUserId,
   updateContact,
+  setPayingContacts,
   upsertContactsByKey,
   whereContactsMatch,
 } from './contacts.queries';
@@ -152,6 +153,27 @@ export class ContactsService {
       withUserIdCount: Number(counts?.with_user_id ?? 0),
       withoutUserIdCount: Number(counts?.without_user_id ?? 0),
     };
+  }
+
+  /**
+   * Contacts a payment-processor customer can be: by user id, or by an email that identify linked
+   * to a user id (a contact with both). The revenue module decides which one a customer is.
+   */
+  async contactsForCustomers(
+    em: EntityManager,
+    projectId: string,
+    userIds: readonly string[],
+    emails: readonly string[],
+  ): Promise<ContactIdentity[]> {
+    if (userIds.length === 0 && emails.length === 0) return [];
+    return this.identities(em, projectId)
+      .andWhere('(c.user_id = ANY(:userIds) OR (c.email = ANY(:emails) AND c.user_id IS NOT NULL))', { userIds, emails })
+      .getRawMany<ContactIdentity>();
+  }
+
+  /** Makes exactly these contacts of the project `paying` (the processor connection's answer); every other loses the flag. */
+  async setPayingContacts(em: EntityManager, projectId: string, contactIds: readonly string[]): Promise<void> {
+    await setPayingContacts(em, projectId, contactIds, this.clock.now());
   }
 
   private identities(em: EntityManager, projectId: string) {

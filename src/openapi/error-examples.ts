@@ -46,6 +46,7 @@ const EXAMPLES: Record<ErrorCode, { message: string; param?: string }> = {
   PROCESSOR_KEY_MISSING_PERMISSION: { message: 'The key cannot read subscriptions.', param: 'key' },
   PROCESSOR_CONNECTION_LIMIT_REACHED: { message: 'The indie plan allows 1 processor connection.' },
   PROCESSOR_CONNECT_NOT_CONFIGURED: { message: 'Processor connections are not configured on this server.' },
+  PROCESSOR_UNAVAILABLE: { message: 'The payment processor did not answer the key check; nothing was connected.' },
   CONTACT_NOT_FOUND: { message: 'This project has no contact ct_01JD3Z4Q9X8V7T6S5R4Q3P2N1M.', param: 'id' },
   EMAIL_TEMPLATE_INVALID: { message: 'Unknown placeholder {{first_name}}.', param: 'body' },
   INTERNAL_ERROR: { message: 'Something went wrong on our side.' },

@@ -70,6 +70,11 @@ export const TAGS: readonly { name: string; description: string }[] = [
     description: 'Tell the service who a user is, so notifications and contacts can reach them.',
   },
   {
+    name: 'Revenue',
+    description:
+      'A read-only payment-processor connection (a restricted key), its sync, and MRR figures that say how they were computed (Indie and up).',
+  },
+  {
     name: 'Billing',
     description: "The payment processor's webhook; called by the processor, not by integrators.",
   },

@@ -36,6 +36,11 @@ export interface PlanLimits {
    * number how many (CUSTOM_DOMAIN_LIMIT_REACHED); plans without the feature have 0.
    */
   readonly customDomains: number;
+  /**
+   * Payment-processor connections (spec: Limits): `account` allows one across all the account's
+   * projects, `project` one per project; plans without the `revenue` feature have none.
+   */
+  readonly processorConnections: 'none' | 'account' | 'project';
 }
 
 export const FEATURES = [
@@ -54,6 +59,10 @@ export const FEATURES = [
   'waitlist_resend_confirmation',
   // The changelog widget without the "Powered by" badge (ours; `project.show_badge` false).
   'unbranded_widget',
+  // Read-only revenue figures from a connected payment processor (ours: Indie and up, as the connection limit starts there).
+  'revenue',
+  // GET /v1/analytics/attribution (ours: Builder, next to after-reading).
+  'attribution',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -73,8 +82,9 @@ const INDIE: readonly Feature[] = [
   'waitlist_invites',
   'waitlist_resend_confirmation',
   'unbranded_widget',
+  'revenue',
 ];
-const BUILDER: readonly Feature[] = [...INDIE, 'segment_audience', 'after_reading', 'custom_domain'];
+const BUILDER: readonly Feature[] = [...INDIE, 'segment_audience', 'after_reading', 'custom_domain', 'attribution'];
 
 export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
   free: {
@@ -91,6 +101,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       activeSecretKeys: 5,
       activePublishableKeys: 5,
       customDomains: 0,
+      processorConnections: 'none',
     },
     features: CORE,
   },
@@ -108,6 +119,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       activeSecretKeys: 10,
       activePublishableKeys: 10,
       customDomains: 0,
+      processorConnections: 'account',
     },
     features: INDIE,
   },
@@ -125,6 +137,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       activeSecretKeys: 20,
       activePublishableKeys: 20,
       customDomains: 5,
+      processorConnections: 'project',
     },
     features: BUILDER,
   },
@@ -142,6 +155,7 @@ export const PLANS: Readonly<Record<PlanName, PlanDefinition>> = {
       activeSecretKeys: 50,
       activePublishableKeys: 50,
       customDomains: 20,
+      processorConnections: 'project',
     },
     features: BUILDER,
   },

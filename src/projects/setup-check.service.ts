@@ -47,6 +47,8 @@ export function setupCheckOf(
       notifications: planAllows(plan, 'notifications'),
       email_notifications: planAllows(plan, 'email_notifications'),
       custom_domain: planAllows(plan, 'custom_domain') && config.customDomains !== null,
+      revenue: planAllows(plan, 'revenue'),
+      attribution: planAllows(plan, 'attribution'),
     },
     limits: {
       changelog_entries_remaining: changelogEntriesRemaining,

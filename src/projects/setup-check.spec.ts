@@ -40,7 +40,11 @@ describe('setupCheckOf features_enabled', () => {
       notifications: true,
       email_notifications: false,
       custom_domain: false,
+      revenue: false,
+      attribution: false,
     });
     expect(featuresOf({}, 'indie').features_enabled.email_notifications).toBe(true);
+    expect(featuresOf({}, 'indie').features_enabled.revenue).toBe(true);
+    expect(featuresOf({}, 'builder').features_enabled.attribution).toBe(true);
   });
 });

@@ -26,7 +26,15 @@ import { signupCreatedData } from './signup-event';
 import { compactSource, placeSignup, signupDraft } from './signup-row';
 import { TurnstileVerifier } from './turnstile.verifier';
 import { WaitlistMailer } from './waitlist-mailer';
-import { UQ_SIGNUP_EMAIL, UQ_SIGNUP_REFERRAL_CODE, creditReferrer, insertAtNextPosition, insertEmailTokens } from './waitlist.queries';
+import {
+  UQ_SIGNUP_EMAIL,
+  UQ_SIGNUP_REFERRAL_CODE,
+  creditReferrer,
+  insertAtNextPosition,
+  insertEmailTokens,
+  listSignupsForAttribution,
+} from './waitlist.queries';
+import type { AttributionSignupRow } from './dto/attribution-signup';
 
 /*
  * Waitlist: signups, referrals, double opt-in, invites, stats, CSV import and export.
@@ -129,6 +137,11 @@ export class SignupsService {
         throw error;
       }
     }
+  }
+
+  /** Signups created in [from, to) with their confirmation and source, for attribution analytics. */
+  signupsForAttribution(projectId: string, from: Date, to: Date): Promise<AttributionSignupRow[]> {
+    return listSignupsForAttribution(this.db.manager, projectId, from, to);
   }
 
   async listSignups(project: ProjectRef, query: ListSignupsQueryDto): Promise<Paged<SignupDto>> {

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { StatementRunner } from '../infra/database/database';
+import type { AttributionSignupRow } from './dto/attribution-signup';
 import type { EmailTokenRow } from './email-tokens';
 import type { WaitlistSignupEntity } from './entities/waitlist-signup.entity';
 import type { SignupDraft } from './signup-row';
@@ -159,4 +160,18 @@ export async function waitlistTotals(em: StatementRunner, projectId: string, top
     referred: row.referred,
     topReferrers: row.top.map((top) => ({ id: top.id, email: top.email, referralCount: top.referral_count })),
   };
+}
+
+/** Signups created in [from, to), oldest first. */
+export async function listSignupsForAttribution(
+  em: EntityManager,
+  projectId: string,
+  from: Date,
+  to: Date,
+): Promise<AttributionSignupRow[]> {
+  return em.query(
+    `SELECT email, confirmed_at IS NOT NULL AS confirmed, channel, source, referred_by_signup_id IS NOT NULL AS referred
+       FROM waitlist_signups WHERE project_id = $1 AND created_at >= $2 AND created_at < $3 ORDER BY created_at, id`,
+    [projectId, from, to],
+  );
 }

@@ -130,6 +130,7 @@ describe('Contact detail and erasure', () => {
           events: expect.any(Number),
           idempotent_answers: 0,
           webhook_responses: 0,
+          revenue_customers: 0,
         },
         audit_id: expect.stringMatching(/^cer_/),
         erased_at: expect.any(String),
@@ -310,6 +311,7 @@ describe('Contact detail and erasure', () => {
         idempotent_answers: answersBefore.length - answersAfter.length,
         events: 2,
         webhook_responses: cleared,
+        revenue_customers: 0,
       });
       expect(cleared).toBe(2);
 

@@ -27,6 +27,8 @@ describe('GET /v1/setup-check', () => {
           notifications: true,
           email_notifications: false,
           custom_domain: false,
+          revenue: false,
+          attribution: false,
         },
         limits: { changelog_entries_remaining: 25, subscribers_max: 1000 },
         plan_details: {
@@ -42,6 +44,8 @@ describe('GET /v1/setup-check', () => {
             'waitlist_invites',
             'waitlist_resend_confirmation',
             'unbranded_widget',
+            'revenue',
+            'attribution',
           ],
           upgrade_url: `https://launch.test/dashboard/billing?project=${project.id}&plan=indie`,
           changelog_public_url: 'https://launch.test/changelog/acme-free',
@@ -58,7 +62,7 @@ describe('GET /v1/setup-check', () => {
     const indieCheck = (await t.api.as(indie.secretKey).get('/v1/setup-check').expect(200)).body.data;
     expect(indieCheck.limits).toEqual({ changelog_entries_remaining: null, subscribers_max: 10000 });
     expect(indieCheck.features_enabled.email_notifications).toBe(true);
-    expect(indieCheck.plan_details.locked_features).toEqual(['custom_domain', 'segment_audience', 'after_reading']);
+    expect(indieCheck.plan_details.locked_features).toEqual(['custom_domain', 'segment_audience', 'after_reading', 'attribution']);
     expect(indieCheck.plan_details.upgrade_url).toContain('plan=builder');
     const builderCheck = (await t.api.as(builder.secretKey).get('/v1/setup-check').expect(200)).body.data;
     expect(builderCheck.limits).toEqual({ changelog_entries_remaining: null, subscribers_max: null });

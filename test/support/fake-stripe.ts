@@ -89,6 +89,13 @@ export class FakeStripe {
       res.end(JSON.stringify({ error: { type: 'api_error', message: 'Something went wrong on our end.' } }));
       return;
     }
+    // As the provider does, any other key is refused on every endpoint (a project's processor key
+    // pointed at this fake by the shared STRIPE_API_URL gets PROCESSOR_KEY_INVALID).
+    if (authorization !== `Bearer ${FAKE_STRIPE_SECRETS.STRIPE_SECRET_KEY}`) {
+      res.statusCode = 401;
+      res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } }));
+      return;
+    }
     this.counter += 1;
     if (method === 'POST' && path === '/v1/checkout/sessions') {
       const id = `cs_test_${this.counter}`;

@@ -23,6 +23,8 @@ export interface TestAppOptions {
   imports?: Type<unknown>[];
   /** Receives the log lines (set LOG_LEVEL in `env` to see any). */
   logDestination?: DestinationStream;
+  /** False: start without checking ENCRYPTION_KEY, as the CLI does (an app with no key at all). */
+  checkEncryptionKey?: boolean;
 }
 
 export interface SeededProject {
@@ -70,7 +72,12 @@ export class TestApp {
       const config = withDatabaseUrl(loadConfig(testEnvironment(prefix, options)), database.url);
       redisUrl = config.redisUrl;
       const clock = new AdjustableClock();
-      const app = await createHttpApp(config, { clock, imports: options.imports, logDestination: options.logDestination });
+      const app = await createHttpApp(config, {
+        clock,
+        imports: options.imports,
+        logDestination: options.logDestination,
+        checkEncryptionKey: options.checkEncryptionKey,
+      });
       return new TestApp(app, config, clock, async () => {
         await app.close();
         await release();

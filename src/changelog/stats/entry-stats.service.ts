@@ -8,7 +8,8 @@ import { planAllows } from '../../projects/plans';
 import type { ProjectRef } from '../../projects/project-ref';
 import type { AfterReadingDto, AfterReadingGroupDto } from './dto/after-reading.dto';
 import { type EntryStatsDto, INSIGHT_FIELDS, STATS_DEFAULT_LIMIT, type LatestStatsQueryDto } from './dto/entry-stats.dto';
-import { type EntryStatsRow, countAfterReadingGroups, readEntryStats, readLatestStats } from './stats.queries';
+import { PaymentOutcomesService, type PaymentOutcomes } from '../../revenue/payment-outcomes.service';
+import { type EntryStatsRow, readAfterReadingGroups, readEntryStats, readLatestStats } from './stats.queries';
 
 const AFTER_READING_DAYS = 14;
 const DAY_MS = 86_400_000;
@@ -33,6 +34,7 @@ export class EntryStatsService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly payments: PaymentOutcomesService,
   ) {}
 
   async entryStats(project: ProjectRef, entryId: string): Promise<EntryStatsDto | WithMeta<EntryStatsDto>> {
@@ -51,9 +53,11 @@ export class EntryStatsService {
   }
 
   /**
-   * Readers against non-readers over the 14 days after publication. Payment outcomes need a
-   * payment-processor connection, which this service does not have yet: `paid` and `upgraded` are
-   * null, which makes every comparison a small number; `signed_up` is never computed.
+   * Readers against non-readers over the 14 days after publication. `paid` and `upgraded` come from
+   * the project's payment-processor connection (revenue/payment-outcomes.service.ts) once it has
+   * synced; without one they are null, which makes the comparison a small number. The events
+   * counted for `small_numbers` are the paid and upgraded people of both groups. `signed_up` is
+   * never computed.
    */
   async afterReading(project: ProjectRef, entryId: string): Promise<AfterReadingDto> {
     const row = isId('ce', entryId) ? await readEntryStats(this.db.manager, project.id, entryId) : null;
@@ -64,26 +68,30 @@ export class EntryStatsService {
     const from = row.publishedAt;
     const to = new Date(from.getTime() + AFTER_READING_DAYS * DAY_MS);
     const now = this.clock.now();
-    const groups = await countAfterReadingGroups(this.db.manager, project.id, entryId, from, to < now ? to : now);
+    const end = to < now ? to : now;
+    const groups = await readAfterReadingGroups(this.db.manager, project.id, entryId, from, end);
+    const outcomes = await this.payments.outcomes(project.id, [...groups.readers, ...groups.nonReaders], from, end);
+    const readers = groupOutcomes(groups.readers, outcomes);
+    const nonReaders = groupOutcomes(groups.nonReaders, outcomes);
+    // No outcome events are known without a processor connection: fewer than 5, by definition.
+    const events = outcomes ? (readers.paid ?? 0) + (readers.upgraded ?? 0) + (nonReaders.paid ?? 0) + (nonReaders.upgraded ?? 0) : null;
+    const notes = [
+      { field: 'signed_up', code: 'not_computed', message: 'Sign-ups are not computed: both groups are people known before publication.' },
+    ];
+    if (!outcomes) {
+      notes.push({
+        field: 'paid',
+        code: 'no_processor_connection',
+        message: 'paid and upgraded need a payment-processor connection that has synced; there is none, so they are null.',
+      });
+    }
     return {
       entry_id: entryId,
       window: { from: from.toISOString(), to: to.toISOString(), complete: now >= to },
-      readers: unknownOutcomes(groups.readers),
-      non_readers: unknownOutcomes(groups.nonReaders),
-      // No outcome events are known without a processor connection: fewer than 5, by definition.
-      small_numbers: isSmall(groups.readers, groups.nonReaders, null),
-      notes: [
-        {
-          field: 'signed_up',
-          code: 'not_computed',
-          message: 'Sign-ups are not computed: both groups are people known before publication.',
-        },
-        {
-          field: 'paid',
-          code: 'no_processor_connection',
-          message: 'paid and upgraded need a payment-processor connection; none is connected, so they are null.',
-        },
-      ],
+      readers,
+      non_readers: nonReaders,
+      small_numbers: isSmall(groups.readers.length, groups.nonReaders.length, events),
+      notes,
     };
   }
 
@@ -96,8 +104,14 @@ function isSmall(readers: number, nonReaders: number, events: number | null): bo
   return readers < SMALL_GROUP || nonReaders < SMALL_GROUP || events === null || events < SMALL_EVENTS;
 }
 
-function unknownOutcomes(people: number): AfterReadingGroupDto {
-  return { people, paid: null, paid_rate: null, upgraded: null, upgraded_rate: null, signed_up: null };
+const rate = (count: number, people: number): number | null => (people === 0 ? null : Math.round((count / people) * 1000) / 1000);
+
+function groupOutcomes(userIds: string[], outcomes: PaymentOutcomes | null): AfterReadingGroupDto {
+  const people = userIds.length;
+  if (!outcomes) return { people, paid: null, paid_rate: null, upgraded: null, upgraded_rate: null, signed_up: null };
+  const paid = userIds.filter((id) => outcomes.paid.has(id)).length;
+  const upgraded = userIds.filter((id) => outcomes.upgraded.has(id)).length;
+  return { people, paid, paid_rate: rate(paid, people), upgraded, upgraded_rate: rate(upgraded, people), signed_up: null };
 }
 
 function toEntryStatsDto(row: EntryStatsRow, insights: boolean): EntryStatsDto {

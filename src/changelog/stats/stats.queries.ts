@@ -46,9 +46,10 @@ export async function readLatestStats(em: EntityManager, projectId: string, limi
   return rows.map(toStatsRow);
 }
 
-export interface AfterReadingCounts {
-  readers: number;
-  nonReaders: number;
+export interface AfterReadingGroups {
+  /** User ids of each group. */
+  readers: string[];
+  nonReaders: string[];
 }
 
 /**
@@ -56,14 +57,14 @@ export interface AfterReadingCounts {
  * entry in [from, to); non-readers are the people known by user id before publication (a contact
  * with a user id, a bell user, or a reader of an earlier entry) who are not readers.
  */
-export async function countAfterReadingGroups(
+export async function readAfterReadingGroups(
   em: EntityManager,
   projectId: string,
   entryId: string,
   from: Date,
   to: Date,
-): Promise<AfterReadingCounts> {
-  const [row]: { readers: number; non_readers: number }[] = await em.query(
+): Promise<AfterReadingGroups> {
+  const rows: { user_id: string; reader: boolean }[] = await em.query(
     `WITH readers AS (
        SELECT user_id FROM changelog_readers WHERE entry_id = $2 AND first_seen_at >= $3 AND first_seen_at < $4
      ), known AS (
@@ -71,11 +72,14 @@ export async function countAfterReadingGroups(
        UNION SELECT user_id FROM bell_users WHERE project_id = $1 AND first_seen_at < $3
        UNION SELECT user_id FROM changelog_readers WHERE project_id = $1 AND first_seen_at < $3
      )
-     SELECT (SELECT count(*) FROM readers)::int AS readers,
-       (SELECT count(*) FROM known k WHERE NOT EXISTS (SELECT 1 FROM readers r WHERE r.user_id = k.user_id))::int AS non_readers`,
+     SELECT user_id, true AS reader FROM readers
+     UNION ALL SELECT k.user_id, false FROM known k WHERE NOT EXISTS (SELECT 1 FROM readers r WHERE r.user_id = k.user_id)`,
     [projectId, entryId, from, to],
   );
-  return { readers: row.readers, nonReaders: row.non_readers };
+  return {
+    readers: rows.filter((row) => row.reader).map((row) => row.user_id),
+    nonReaders: rows.filter((row) => !row.reader).map((row) => row.user_id),
+  };
 }
 
 function toStatsRow(row: Record<string, unknown>): EntryStatsRow {

@@ -67,6 +67,8 @@ export const ERRORS = {
   PROCESSOR_KEY_MISSING_PERMISSION: { status: 422, remediation: 'Grant the read permission named in this message to the key.' },
   PROCESSOR_CONNECTION_LIMIT_REACHED: { status: 403, remediation: 'Disconnect another connection or upgrade the plan.' },
   PROCESSOR_CONNECT_NOT_CONFIGURED: { status: 503, remediation: 'The operator must set ENCRYPTION_KEY on the server.' },
+  // Ours: the key check could not reach the processor (network, timeout, 5xx); nothing was connected.
+  PROCESSOR_UNAVAILABLE: { status: 502, remediation: 'The payment processor did not answer; retry in a few moments.' },
   CONTACT_NOT_FOUND: { status: 404, remediation: 'Check the contact id; GET /v1/contacts lists the contacts of this project.' },
   EMAIL_TEMPLATE_INVALID: {
     status: 422,

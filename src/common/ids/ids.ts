@@ -27,6 +27,9 @@ export const ID_PREFIXES = {
   slugChange: 'slc',
   contactErasure: 'cer',
   customDomain: 'dom',
+  revenueConnection: 'rvc',
+  revenueSync: 'rvs',
+  revenueMovement: 'rvm',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];

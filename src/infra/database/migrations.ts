@@ -16,6 +16,7 @@ import { EmailTemplates1795711033476 } from './migrations/1795711033476-EmailTem
 import { IdempotencyRecordProject1795794695849 } from './migrations/1795794695849-IdempotencyRecordProject';
 import { EncryptionKeyFingerprints1795794861982 } from './migrations/1795794861982-EncryptionKeyFingerprints';
 import { CustomDomainClaims1795795327476 } from './migrations/1795795327476-CustomDomainClaims';
+import { Revenue1795809988528 } from './migrations/1795809988528-Revenue';
 
 /** Every migration, oldest first. Generated with `npm run migration:generate -- <Name>`, read, then listed here. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   IdempotencyRecordProject1795794695849,
   EncryptionKeyFingerprints1795794861982,
   CustomDomainClaims1795795327476,
+  Revenue1795809988528,
 ];

@@ -12,6 +12,7 @@ export const JOBS = {
   'changelog.publish': { queue: 'changelog', attempts: 3 },
   'notifications.release': { queue: 'notifications', attempts: 3 },
   'webhooks.deliver': { queue: 'webhooks', attempts: 3 },
+  'revenue.sync': { queue: 'revenue', attempts: 3 },
 } as const satisfies Record<string, JobDefinition>;
 
 export interface JobDefinition {
@@ -33,6 +34,7 @@ export interface JobPayloads {
   'changelog.publish': DueRowJob;
   'notifications.release': DueRowJob;
   'webhooks.deliver': DueRowJob;
+  'revenue.sync': DueRowJob;
 }
 
 export const QUEUE_NAMES = [...new Set(Object.values(JOBS).map((job) => job.queue))];

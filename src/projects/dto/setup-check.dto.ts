@@ -32,6 +32,18 @@ export class FeaturesEnabledDto {
     description: 'The public changelog on a hostname of your own (Builder and up), once the server has CUSTOM_DOMAIN_CNAME_TARGET set.',
   })
   custom_domain: boolean;
+
+  @ApiProperty({
+    example: true,
+    description: 'Read-only revenue figures from a connected payment processor: /v1/revenue and its connection (Indie and up).',
+  })
+  revenue: boolean;
+
+  @ApiProperty({
+    example: false,
+    description: 'GET /v1/analytics/attribution: signups followed to payment by UTM field, referrer, channel or referral (Builder and up).',
+  })
+  attribution: boolean;
 }
 
 export class SetupLimitsDto {

@@ -53,10 +53,21 @@ export class ErasureRemovedDto {
 
   @ApiProperty(count('Webhook delivery log entries whose stored receiver answer quoted the person, with that excerpt cleared.'))
   webhook_responses: number;
+
+  @ApiProperty(
+    count('Payment-processor customers matched to the person, with their email, user id and contact link forgotten (amounts kept).'),
+  )
+  revenue_customers: number;
 }
 
 /** The kinds other modules count through the erasure registry (the rest come from erasure.queries.ts). */
-export const CONTRIBUTED_ERASURE_KINDS = ['mail_messages', 'events', 'idempotent_answers', 'webhook_responses'] as const;
+export const CONTRIBUTED_ERASURE_KINDS = [
+  'mail_messages',
+  'events',
+  'idempotent_answers',
+  'webhook_responses',
+  'revenue_customers',
+] as const;
 export type ContributedErasureKind = (typeof CONTRIBUTED_ERASURE_KINDS)[number];
 
 export class ErasureDto {

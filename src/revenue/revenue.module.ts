@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { ContactsModule } from '../contacts/contacts.module';
+import { DashboardRevenueController } from './dashboard-revenue.controller';
+import { PaymentOutcomesService } from './payment-outcomes.service';
+import { ProcessorClients } from './processor-client';
+import { ProcessorKeyBox } from './processor-key-box';
+import { RevenueConnectionService } from './revenue-connection.service';
+import { RevenueController } from './revenue.controller';
+import { RevenueFiguresService } from './revenue-figures.service';
+import { RevenueRefresh } from './revenue-refresh';
+import { RevenueSyncRunner } from './revenue-sync-runner';
+import { RevenueSyncs } from './revenue-syncs.service';
+
+/** Read-only revenue from a connected payment processor: the connection, its sync, and the figures. */
+@Module({
+  imports: [ContactsModule],
+  controllers: [RevenueController, DashboardRevenueController],
+  providers: [
+    ProcessorClients,
+    ProcessorKeyBox,
+    RevenueConnectionService,
+    RevenueSyncs,
+    RevenueSyncRunner,
+    RevenueRefresh,
+    RevenueFiguresService,
+    PaymentOutcomesService,
+  ],
+  exports: [RevenueConnectionService, PaymentOutcomesService],
+})
+export class RevenueModule {}
