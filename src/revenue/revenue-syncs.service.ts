@@ -7,6 +7,8 @@ import { DueRows, PermanentFailure, defineDueRows } from '../infra/queue/due-row
 import { pendingColumns } from '../infra/queue/due-rows.queries';
 import type { DueRowJob } from '../infra/queue/job-catalog';
 import { OnJob } from '../infra/queue/on-job.decorator';
+import { planAllows } from '../projects/plans';
+import { ProjectsService } from '../projects/projects.service';
 import type { SyncState, SyncStatusDto } from './dto/processor-connection.dto';
 import { RevenueConnectionEntity } from './entities/revenue-connection.entity';
 import { RevenueSyncEntity, type RevenueSyncKind } from './entities/revenue-sync.entity';
@@ -55,6 +57,7 @@ export class RevenueSyncs implements OnModuleInit {
     private readonly clock: Clock,
     private readonly dueRows: DueRows,
     private readonly runner: RevenueSyncRunner,
+    private readonly projects: ProjectsService,
   ) {}
 
   onModuleInit(): void {
@@ -121,6 +124,10 @@ export class RevenueSyncs implements OnModuleInit {
   private async attempt(row: RevenueSyncEntity): Promise<Partial<RevenueSyncEntity> | void> {
     const connection = await this.db.manager.findOne(RevenueConnectionEntity, { where: { id: row.connectionId } });
     if (!connection) throw new PermanentFailure('the connection was removed');
+    // A project whose plan lost revenue figures (a downgrade) is not read from the processor: the
+    // run ends at once, and the next one, at the usual interval, reads again once the plan allows.
+    const project = await this.projects.findById(connection.projectId);
+    if (!project || !planAllows(project.plan, 'revenue')) return { finishedAt: this.clock.now() };
     try {
       await this.runner.run(row, connection);
     } catch (error) {

@@ -1,6 +1,8 @@
 import { runCommand } from '../../src/cli/cli-commands';
 import { RevenueCustomerEntity } from '../../src/revenue/entities/revenue-customer.entity';
 import { RevenueSubscriptionEntity } from '../../src/revenue/entities/revenue-subscription.entity';
+import { INCREMENTAL_INTERVAL_MS } from '../../src/revenue/revenue-syncs.service';
+import { ProjectsService } from '../../src/projects/projects.service';
 import { FakeStripeReads } from '../support/fake-stripe-reads';
 import { type SeededProject, TestApp } from '../support/test-app';
 
@@ -290,5 +292,22 @@ describe('Revenue sync and figures', () => {
     });
     expect(customer).toMatchObject({ email: null, userId: null, contactId: null });
     expect((await get('/v1/revenue').expect(200)).body.data.currencies[1]).toMatchObject({ currency: 'usd', mrr: 16233 });
+  });
+
+  it('reads nothing from the processor while the plan lacks revenue figures, and reads again after an upgrade', async () => {
+    const allReads = () =>
+      (['customers', 'subscriptions', 'invoices', 'prices', 'events'] as const).map((kind) => stripe.reads(kind).length);
+    const projects = t.get(ProjectsService);
+    await projects.setPlan(project.project.id, 'free');
+    const before = allReads();
+    for (let run = 0; run < 3; run += 1) {
+      t.clock.advance(INCREMENTAL_INTERVAL_MS);
+      await t.drainJobs();
+    }
+    expect(allReads()).toEqual(before);
+    await projects.setPlan(project.project.id, 'indie');
+    t.clock.advance(INCREMENTAL_INTERVAL_MS);
+    await t.drainJobs();
+    expect(stripe.reads('events').length).toBeGreaterThan(before[4]);
   });
 });
