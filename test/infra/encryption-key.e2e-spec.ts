@@ -8,6 +8,7 @@ import { AdjustableClock } from '../../src/common/clock/clock';
 import { SecretBox } from '../../src/common/crypto/secret-box';
 import { loadConfig, withDatabaseUrl } from '../../src/config/app-config';
 import { Database } from '../../src/infra/database/database';
+import { RevenueConnectionEntity } from '../../src/revenue/entities/revenue-connection.entity';
 import { signaturePart } from '../../src/webhooks/delivery/signature';
 import { ApiClient } from '../support/api-client';
 import { userHashOf } from '../support/notification-seed';
@@ -195,26 +196,46 @@ describe('ENCRYPTION_KEY: the fingerprint checked at start, and encryption:resea
 
   describe('encryption:reseal', () => {
     it('re-seals every stored secret under the new key in one go; B then starts and opens them, A is refused; a second run changes nothing', async () => {
-      const seeded = await seedSecrets(await start(keyA));
+      const appA = await start(keyA);
+      const seeded = await seedSecrets(appA);
+      // A processor key as the revenue connection stores it (the connect route needs a processor to ask).
+      const managerA = appA.get(Database).manager;
+      const [{ project_id: projectId }] = await managerA.query('SELECT project_id FROM webhook_endpoints WHERE id = $1', [
+        seeded.endpointId,
+      ]);
+      await managerA.insert(RevenueConnectionEntity, {
+        id: 'rvc_reseal',
+        projectId,
+        accountId: null,
+        provider: 'stripe',
+        keyCiphertext: new SecretBox(keyA).seal('rk_test_reseal'),
+        keyLastFour: 'seal',
+        keyMode: 'test',
+        permissions: [],
+        connectedAt: new Date(),
+      });
       await closeAll();
 
       const first = await cli(keyB, keyA, 'encryption:reseal', '--json');
       expect({ code: first.code, stderr: first.stderr }).toEqual({ code: 0, stderr: '' });
       expect(first.stdout.trim().split('\n')).toHaveLength(1);
       expect(JSON.parse(first.stdout)).toEqual({
-        resealed: { notification_signing_secrets: 1, webhook_endpoints: 3 },
-        unchanged: { notification_signing_secrets: 0, webhook_endpoints: 0 },
+        resealed: { notification_signing_secrets: 1, revenue_connections: 1, webhook_endpoints: 3 },
+        unchanged: { notification_signing_secrets: 0, revenue_connections: 0, webhook_endpoints: 0 },
       });
 
       expect(await refusal(keyA)).toContain('ENCRYPTION_KEY is not the key');
-      await expectSecretsOpen(await start(keyB), seeded);
+      const appB = await start(keyB);
+      await expectSecretsOpen(appB, seeded);
+      const [row] = await appB.get(Database).manager.query("SELECT key_ciphertext FROM revenue_connections WHERE id = 'rvc_reseal'");
+      expect(new SecretBox(keyB).open(row.key_ciphertext)).toBe('rk_test_reseal');
       await closeAll();
 
       const again = await cli(keyB, keyA, 'encryption:reseal', '--json');
       expect(again.code).toBe(0);
       expect(JSON.parse(again.stdout)).toEqual({
-        resealed: { notification_signing_secrets: 0, webhook_endpoints: 0 },
-        unchanged: { notification_signing_secrets: 1, webhook_endpoints: 3 },
+        resealed: { notification_signing_secrets: 0, revenue_connections: 0, webhook_endpoints: 0 },
+        unchanged: { notification_signing_secrets: 1, revenue_connections: 1, webhook_endpoints: 3 },
       });
     });
 
