@@ -17,8 +17,8 @@ describe('the service as a child process', () => {
   it('starts on a test database, serves a key made by the CLI, and exits 0 on SIGTERM', async () => {
     server = await startServerProcess({ DATABASE_URL: db.url, LOG_LEVEL: 'info' });
     // The database was migrated before (a copy of the run's template) and holds no project.
-    expect(logLine(server.output(), 'Database')).toMatch(/^schema up to date \(\d+ migrations\)$/);
-    expect(logLine(server.output(), 'Setup')).toContain('npm run -s cli -- project:create --name "My product" --plan builder');
+    expect(await logLineOf(server, 'Database')).toMatch(/^schema up to date \(\d+ migrations\)$/);
+    expect(await logLineOf(server, 'Setup')).toContain('npm run -s cli -- project:create --name "My product" --plan builder');
     const created = await runCli({ DATABASE_URL: db.url }, 'project:create', '--name', 'Child', '--plan', 'indie');
     const res = await fetch(`${server.url}/v1/setup-check`, { headers: { authorization: `Bearer ${created.secret_key}` } });
     expect(res.status).toBe(200);
@@ -64,6 +64,16 @@ function logLine(output: string, context: string): string | undefined {
     if (!line.startsWith('{')) continue;
     const entry = JSON.parse(line) as { context?: string; msg?: string };
     if (entry.context === context) return entry.msg;
+  }
+  return undefined;
+}
+
+/** The same, waiting up to 5 s: the server may answer /v1/_health before its start-up lines are flushed. */
+async function logLineOf(server: ServerProcess, context: string): Promise<string | undefined> {
+  for (let waited = 0; waited < 5_000; waited += 50) {
+    const found = logLine(server.output(), context);
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return undefined;
 }
