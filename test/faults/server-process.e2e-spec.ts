@@ -9,8 +9,12 @@ describe('the service as a child process', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
   });
-  afterAll(async () => {
+  // Each test's server is stopped after it, whatever failed: a later test must not orphan it.
+  afterEach(async () => {
     await server?.stop('SIGKILL');
+    server = undefined;
+  });
+  afterAll(async () => {
     await db.drop();
   });
 
