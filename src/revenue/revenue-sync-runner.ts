@@ -177,13 +177,22 @@ function customerRow(connection: RevenueConnectionEntity, customer: ProcessorCus
   return Object.assign(new RevenueCustomerEntity(), {
     projectId: connection.projectId,
     customerId: customer.id,
-    email: customer.email ? customer.email.trim().toLowerCase() : null,
-    userId: customer.metadata?.user_id || null,
+    email: matchable(customer.email ? customer.email.trim().toLowerCase() : null, 254),
+    userId: matchable(customer.metadata?.user_id || null, 256),
     contactId: null,
     deleted: customer.deleted === true,
     createdAt: customer.created ? new Date(customer.created * 1000) : now,
     syncedAt: now,
   });
+}
+
+/**
+ * A processor value kept to match a contact, or null when no contact could have it: the processor
+ * allows longer metadata than a user_id (256) or an email (254), and one such customer must not
+ * stall every sync on a column too short for it.
+ */
+function matchable(value: string | null, maxLength: number): string | null {
+  return value !== null && value.length <= maxLength ? value : null;
 }
 
 function subscriptionRow(connection: RevenueConnectionEntity, subscription: ProcessorSubscription, now: Date): RevenueSubscriptionEntity {
