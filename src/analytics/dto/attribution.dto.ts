@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
+import { IsDateTime } from '../../common/validation/date-time';
 
 export const ATTRIBUTION_GROUPS = ['utm_source', 'utm_medium', 'utm_campaign', 'referrer', 'source', 'referred'] as const;
 export type AttributionGroup = (typeof ATTRIBUTION_GROUPS)[number];
@@ -11,12 +12,12 @@ export class AttributionQueryDto {
     description: 'Signups created at or after; default 90 days before `to`.',
   })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsDateTime()
   from?: string;
 
   @ApiPropertyOptional({ format: 'date-time', example: '2026-11-01T00:00:00Z', description: 'Signups created before; default now.' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsDateTime()
   to?: string;
 
   @ApiPropertyOptional({
