@@ -34,7 +34,7 @@ export class DeliveriesController {
   @Auth('secret')
   @ApiOperation({ summary: 'One delivery of the last 30 days, with every attempt: when it was sent, what came back, how long it took.' })
   @ApiEnvelope(WebhookDeliveryDto)
-  @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
+  @ApiErrors('NOT_FOUND')
   getDelivery(
     @CurrentProject() project: ProjectRef,
     @PathId('id', 'we') id: string,
