@@ -1,3 +1,4 @@
+import { WebhookDeliveryAttemptEntity } from './webhooks/entities/webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from './webhooks/entities/webhook-delivery.entity';
 import { WebhookEndpointEntity } from './webhooks/entities/webhook-endpoint.entity';
 import { BellUserEntity } from './notifications/entities/bell-user.entity';
@@ -97,6 +98,7 @@ export const ENTITIES = [
   WaitlistCounterEntity,
   WaitlistEmailTokenEntity,
   WaitlistSignupEntity,
+  WebhookDeliveryAttemptEntity,
   WebhookDeliveryEntity,
   WebhookEndpointEntity,
 ];

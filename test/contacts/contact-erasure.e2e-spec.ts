@@ -1,6 +1,7 @@
 import { seedEntry } from '../support/changelog-seed';
 import { ContactErasureEntity } from '../../src/contacts/erasure/entities/contact-erasure.entity';
 import { MailMessageEntity } from '../../src/infra/mail/entities/mail-message.entity';
+import { WebhookDeliveryAttemptEntity } from '../../src/webhooks/entities/webhook-delivery-attempt.entity';
 import { signUp } from '../dashboard/dashboard-support';
 import { TestIdentityProvider } from '../support/identity-provider';
 import { seedNotification } from '../support/notification-seed';
@@ -298,6 +299,18 @@ describe('Contact detail and erasure', () => {
       expect(after.filter((row) => (row.responseExcerpt ?? '').includes('"user_replay_2"'))).toHaveLength(1);
       const log = await api.get(`/v1/webhooks/${endpoint.id}/deliveries`).expect(200);
       expect(JSON.stringify(log.body.data)).not.toMatch(/"replay@example\.com"|"user_replay"/);
+      // So are the attempts' excerpts, in the same deliveries (the count is of deliveries, not attempts).
+      const attempts = await t.db.manager.find(WebhookDeliveryAttemptEntity, { where: { projectId: pid } });
+      expect(attempts).toHaveLength(4);
+      expect(attempts.map((attempt) => attempt.responseExcerpt ?? '').join('\n')).not.toMatch(naming);
+      expect(attempts.filter((attempt) => (attempt.responseExcerpt ?? '').includes('xreplay@example.com'))).toHaveLength(1);
+      const clearedAttempts = attempts.filter((attempt) => attempt.responseExcerpt === null).map((attempt) => attempt.deliveryId);
+      expect(clearedAttempts.sort()).toEqual(
+        after
+          .filter((row) => row.responseExcerpt === null)
+          .map((row) => row.id)
+          .sort(),
+      );
 
       // Failed mail to them is gone with its body.
       expect(await t.db.manager.countBy(MailMessageEntity, { id: failedMail.id })).toBe(0);

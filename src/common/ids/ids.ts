@@ -24,6 +24,7 @@ export const ID_PREFIXES = {
   mail: 'mail',
   webhookEndpoint: 'we',
   webhookDelivery: 'whd',
+  webhookDeliveryAttempt: 'wha',
   slugChange: 'slc',
   contactErasure: 'cer',
   customDomain: 'dom',

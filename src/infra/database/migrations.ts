@@ -17,6 +17,7 @@ import { IdempotencyRecordProject1795794695849 } from './migrations/179579469584
 import { EncryptionKeyFingerprints1795794861982 } from './migrations/1795794861982-EncryptionKeyFingerprints';
 import { CustomDomainClaims1795795327476 } from './migrations/1795795327476-CustomDomainClaims';
 import { Revenue1795809988528 } from './migrations/1795809988528-Revenue';
+import { DeliveryAttempts1795820944326 } from './migrations/1795820944326-DeliveryAttempts';
 
 /** Every migration, oldest first. Generated with `npm run migration:generate -- <Name>`, read, then listed here. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   EncryptionKeyFingerprints1795794861982,
   CustomDomainClaims1795795327476,
   Revenue1795809988528,
+  DeliveryAttempts1795820944326,
 ];

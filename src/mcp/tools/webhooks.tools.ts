@@ -95,7 +95,7 @@ export function webhookTools(services: ServiceResolver): ToolDefinition[] {
       name: 'list_webhook_deliveries',
       group: 'webhooks',
       title: 'List webhook deliveries',
-      description: `Deliveries to one endpoint in the last 30 days, newest first: the event sent, what the endpoint answered, the attempts and when the next try is. Filter by status. Returns {items, next_cursor}; pass next_cursor as cursor for more. ${PLAN}`,
+      description: `Deliveries to one endpoint in the last 30 days, newest first: the event sent, what the endpoint answered, every attempt (attempt_log: its time, status or error, duration and answer excerpt) and when the next try is. Filter by status. Returns {items, next_cursor}; pass next_cursor as cursor for more. ${PLAN}`,
       annotations: READ,
       input: { id: ENDPOINT_ID, dto: ListDeliveriesQueryDto, from: 'query' },
       rest: { method: 'get', path: '/v1/webhooks/{id}/deliveries' },

@@ -17,7 +17,9 @@ export class DeliveriesController {
 
   @Get('deliveries')
   @Auth('secret')
-  @ApiOperation({ summary: "The endpoint's deliveries of the last 30 days, newest first: what was sent, what it answered, the next try." })
+  @ApiOperation({
+    summary: "The endpoint's deliveries of the last 30 days, newest first: what was sent, what it answered, every attempt, the next try.",
+  })
   @ApiEnvelope(WebhookDeliveryDto, { paged: true })
   @ApiErrors('VALIDATION_ERROR', 'NOT_FOUND')
   listDeliveries(
@@ -26,6 +28,19 @@ export class DeliveriesController {
     @Query() query: ListDeliveriesQueryDto,
   ): Promise<Paged<WebhookDeliveryDto>> {
     return this.deliveries.list(project, id, query);
+  }
+
+  @Get('deliveries/:delivery_id')
+  @Auth('secret')
+  @ApiOperation({ summary: 'One delivery of the last 30 days, with every attempt: when it was sent, what came back, how long it took.' })
+  @ApiEnvelope(WebhookDeliveryDto)
+  @ApiErrors('NOT_FOUND')
+  getDelivery(
+    @CurrentProject() project: ProjectRef,
+    @PathId('id', 'we') id: string,
+    @PathId('delivery_id', 'whd') deliveryId: string,
+  ): Promise<WebhookDeliveryDto> {
+    return this.deliveries.get(project, id, deliveryId);
   }
 
   @Post('deliveries/:delivery_id/retry')

@@ -1,5 +1,6 @@
-import type { EntityManager } from 'typeorm';
+import { type EntityManager, In } from 'typeorm';
 import { type PersonToErase, textPatternsOf } from '../../infra/erasure/person-match';
+import { WebhookDeliveryAttemptEntity } from '../entities/webhook-delivery-attempt.entity';
 import type { WebhookEndpointEntity } from '../entities/webhook-endpoint.entity';
 
 /** Failed attempts in a row that switch an endpoint off (spec: Limits → Webhooks). */
@@ -73,17 +74,80 @@ export async function countFailure(
   return row ? { consecutiveFailures: row.consecutive_failures, disabledNow: row.disabled_now } : null;
 }
 
-/** The last attempt's answer, written only while the row is still on the attempt that got it. */
-export async function recordAttemptResponse(
+/**
+ * Attempts kept per delivery, newest first: one spec schedule is 6 attempts (the first and 5
+ * retries), so this holds a whole failed schedule and the whole schedule of a later recover; only
+ * repeated manual retries go past it, and then the oldest go. It bounds a log page (at most 100
+ * deliveries) to 1,200 attempts.
+ */
+export const ATTEMPTS_KEPT = 12;
+
+/** One HTTP attempt's outcome, as the sender measured it. */
+export interface AttemptOutcome {
+  status: number | null;
+  excerpt: string | null;
+  durationMs: number;
+  error: string | null;
+  at: Date;
+}
+
+// Kept short: the sender's reasons are one line; a longer one is cut, not refused.
+const ATTEMPT_ERROR_MAX_LENGTH = 1_000;
+
+/**
+ * Records one HTTP attempt in ONE statement: its row in the attempt log (the oldest beyond
+ * ATTEMPTS_KEPT dropped) and, while the delivery is still on the attempt that made it (`attempts`),
+ * the delivery's last-answer columns. One statement per request sent, each with a fresh id, so an
+ * attempt is never logged twice and the log never disagrees with the delivery's last answer. An
+ * attempt that overran its lease (another worker claimed the row since) is still logged: the
+ * receiver did get that request.
+ */
+export async function recordAttempt(
   em: EntityManager,
-  delivery: { id: string; attempts: number },
-  outcome: { status: number | null; excerpt: string | null; durationMs: number; at: Date },
+  delivery: { id: string; projectId: string; attempts: number },
+  attemptId: string,
+  outcome: AttemptOutcome,
 ): Promise<void> {
   await em.query(
-    `UPDATE webhook_deliveries SET response_status = $3, response_excerpt = $4, duration_ms = $5, last_attempt_at = $6
-      WHERE id = $1 AND attempts = $2`,
-    [delivery.id, delivery.attempts, outcome.status, outcome.excerpt, outcome.durationMs, outcome.at],
+    `WITH answer AS (
+       UPDATE webhook_deliveries SET response_status = $4, response_excerpt = $5, duration_ms = $6, last_attempt_at = $7
+        WHERE id = $2 AND attempts = $8
+     ), trimmed AS (
+       DELETE FROM webhook_delivery_attempts WHERE id IN (
+         SELECT id FROM webhook_delivery_attempts WHERE delivery_id = $2 ORDER BY attempted_at DESC, id DESC OFFSET $10)
+     )
+     INSERT INTO webhook_delivery_attempts
+       (id, project_id, delivery_id, attempt, attempted_at, response_status, error, duration_ms, response_excerpt)
+     VALUES ($1, $3, $2, $8, $7, $4, $9, $6, $5)`,
+    [
+      attemptId,
+      delivery.id,
+      delivery.projectId,
+      outcome.status,
+      outcome.excerpt,
+      outcome.durationMs,
+      outcome.at,
+      delivery.attempts,
+      outcome.error?.slice(0, ATTEMPT_ERROR_MAX_LENGTH) ?? null,
+      ATTEMPTS_KEPT - 1,
+    ],
   );
+}
+
+/** The attempt log of some deliveries of the project, oldest first, by delivery id. */
+export async function attemptsOf(
+  em: EntityManager,
+  projectId: string,
+  deliveryIds: readonly string[],
+): Promise<Map<string, WebhookDeliveryAttemptEntity[]>> {
+  const byDelivery = new Map<string, WebhookDeliveryAttemptEntity[]>();
+  if (deliveryIds.length === 0) return byDelivery;
+  const rows = await em.find(WebhookDeliveryAttemptEntity, {
+    where: { projectId, deliveryId: In([...deliveryIds]) },
+    order: { attemptedAt: 'ASC', id: 'ASC' },
+  });
+  for (const row of rows) byDelivery.set(row.deliveryId, [...(byDelivery.get(row.deliveryId) ?? []), row]);
+  return byDelivery;
 }
 
 export type EndpointForDelivery = Pick<
@@ -122,21 +186,30 @@ export async function requeueFailedSince(
 }
 
 /**
- * Erasure: clears the stored answer excerpt of the project's deliveries that quote the person (a
- * receiver echoing the payload, or naming them in an error): their email, whatever its case, or a
- * user id, as a whole token of the text (textPatternsOf). The rest of the log row stays. The
- * payload itself is never stored on the row: it is rebuilt from the event at every attempt and
+ * Erasure: clears the stored answer excerpts of the project's deliveries and of their attempts that
+ * quote the person (a receiver echoing the payload, or naming them in an error): their email,
+ * whatever its case, or a user id, as a whole token of the text (textPatternsOf). The rest of the
+ * log stays. Answers how many deliveries had an excerpt cleared (on the delivery or any of its
+ * attempts). The payload itself is never stored: it is rebuilt from the event at every attempt and
  * listing, and the events module's erasure blanks the event.
  */
 export async function clearResponsesNamingPerson(em: EntityManager, person: PersonToErase): Promise<number> {
   const patterns = textPatternsOf(person);
   if (patterns.caseInsensitive.length + patterns.caseSensitive.length === 0) return 0;
-  const [, cleared] = (await em.query(
-    `UPDATE webhook_deliveries SET response_excerpt = NULL
-      WHERE project_id = $1 AND response_excerpt IS NOT NULL
-        AND (EXISTS (SELECT 1 FROM unnest($2::text[]) AS p(pattern) WHERE response_excerpt ~* p.pattern)
-          OR EXISTS (SELECT 1 FROM unnest($3::text[]) AS p(pattern) WHERE response_excerpt ~ p.pattern))`,
+  const naming = `(EXISTS (SELECT 1 FROM unnest($2::text[]) AS p(pattern) WHERE response_excerpt ~* p.pattern)
+          OR EXISTS (SELECT 1 FROM unnest($3::text[]) AS p(pattern) WHERE response_excerpt ~ p.pattern))`;
+  const rows: { cleared: number }[] = await em.query(
+    `WITH attempts AS (
+       UPDATE webhook_delivery_attempts SET response_excerpt = NULL
+        WHERE project_id = $1 AND response_excerpt IS NOT NULL AND ${naming}
+       RETURNING delivery_id AS id
+     ), deliveries AS (
+       UPDATE webhook_deliveries SET response_excerpt = NULL
+        WHERE project_id = $1 AND response_excerpt IS NOT NULL AND ${naming}
+       RETURNING id
+     )
+     SELECT count(*)::int AS cleared FROM (SELECT id FROM attempts UNION SELECT id FROM deliveries) AS touched`,
     [person.projectId, patterns.caseInsensitive, patterns.caseSensitive],
-  )) as [unknown, number];
-  return cleared;
+  );
+  return rows[0]?.cleared ?? 0;
 }

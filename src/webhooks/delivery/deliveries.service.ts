@@ -14,7 +14,7 @@ import { WebhookEndpointEntity } from '../entities/webhook-endpoint.entity';
 import { DELIVERY_LOG_RETENTION_MS } from './delivery-retention.service';
 import { type RecoverDeliveriesDto, type ListDeliveriesQueryDto } from './dto/delivery-inputs.dto';
 import { type RecoverResultDto, type WebhookDeliveryDto, type WebhookTestResultDto, toDeliveryDto } from './dto/delivery.dto';
-import { requeueDelivery, requeueFailedSince } from './deliveries.queries';
+import { attemptsOf, requeueDelivery, requeueFailedSince } from './deliveries.queries';
 import { WebhookSender } from './webhook-sender';
 import { TEST_EVENT_TYPE, envelopeOf, payloadFor } from './webhook-payload';
 
@@ -31,6 +31,15 @@ import { TEST_EVENT_TYPE, envelopeOf, payloadFor } from './webhook-payload';
  * - The test event (`webhook.test`) is never stored nor retried and does not count toward the
  *   endpoint's failure streak; it works on a switched-off endpoint, to check a fixed receiver
  *   before re-enabling it.
+ * - Every delivery in the log (list, get, retry's answer) carries `attempt_log`: each request sent,
+ *   oldest first, with its time, status or error, duration and answer excerpt, as Stripe's
+ *   dashboard shows attempts under an event and Svix lists a message's attempts. Embedded rather
+ *   than a sub-resource because a delivery has few (ATTEMPTS_KEPT at most, one query per page) and
+ *   the log is read to debug a receiver, where the attempts are the point; the MCP tool
+ *   `list_webhook_deliveries` answers them the same way. The name `attempts` was taken by the
+ *   count of tries of the current schedule, which keeps its meaning; the log survives retry and
+ *   recover (which reset that count), so a receiver that failed for hours can be debugged after
+ *   it recovered. Attempts go with their delivery (foreign key: retention, endpoint deletion).
  */
 @Injectable()
 export class DeliveriesService {
@@ -51,22 +60,26 @@ export class DeliveriesService {
       .andWhere('d.created_at >= :since', { since });
     if (query.status) qb.andWhere('d.status = :status', { status: query.status });
     const page = await listPage(qb, query, newestFirst('whd'), (row) => row);
-    const payloads = await this.payloads(endpoint, page.items);
-    return new Paged(
-      page.items.map((row) => toDeliveryDto(row, payloads.get(row.eventId) ?? null)),
-      page.nextCursor,
-    );
+    return new Paged(await this.toDtos(endpoint, page.items), page.nextCursor);
+  }
+
+  async get(project: ProjectRef, endpointId: string, deliveryId: string): Promise<WebhookDeliveryDto> {
+    const endpoint = await this.endpoint(project, endpointId);
+    const since = new Date(this.clock.now().getTime() - DELIVERY_LOG_RETENTION_MS);
+    const row = await this.delivery(project, endpoint, deliveryId);
+    // Past the log's 30 days a row may wait for the retention run: it is out of the log already.
+    if (row.createdAt < since) throw this.noDelivery(deliveryId);
+    const [dto] = await this.toDtos(endpoint, [row]);
+    return dto;
   }
 
   async retry(project: ProjectRef, endpointId: string, deliveryId: string): Promise<WebhookDeliveryDto> {
     const endpoint = await this.enabledEndpoint(project, endpointId);
-    const found = isId('whd', deliveryId)
-      ? await this.db.manager.findOne(WebhookDeliveryEntity, { where: { id: deliveryId, projectId: project.id, endpointId: endpoint.id } })
-      : null;
-    if (!found) throw new ApiError('NOT_FOUND', `No delivery ${deliveryId.slice(0, 64)} for this endpoint.`, { param: 'delivery_id' });
+    const found = await this.delivery(project, endpoint, deliveryId);
     if (await requeueDelivery(this.db.manager, found.id, this.clock.now())) await this.sender.deliver({ id: found.id });
     const row = await this.db.manager.findOneByOrFail(WebhookDeliveryEntity, { id: found.id });
-    return toDeliveryDto(row, (await this.payloads(endpoint, [row])).get(row.eventId) ?? null);
+    const [dto] = await this.toDtos(endpoint, [row]);
+    return dto;
   }
 
   async recover(project: ProjectRef, endpointId: string, body: RecoverDeliveriesDto): Promise<RecoverResultDto> {
@@ -125,6 +138,31 @@ export class DeliveriesService {
       });
     }
     return endpoint;
+  }
+
+  private async delivery(project: ProjectRef, endpoint: WebhookEndpointEntity, deliveryId: string): Promise<WebhookDeliveryEntity> {
+    const row = isId('whd', deliveryId)
+      ? await this.db.manager.findOne(WebhookDeliveryEntity, { where: { id: deliveryId, projectId: project.id, endpointId: endpoint.id } })
+      : null;
+    if (!row) throw this.noDelivery(deliveryId);
+    return row;
+  }
+
+  private noDelivery(deliveryId: string): ApiError {
+    return new ApiError('NOT_FOUND', `No delivery ${deliveryId.slice(0, 64)} for this endpoint.`, { param: 'delivery_id' });
+  }
+
+  /** The log entries of some deliveries: their payloads and attempts, one query each. */
+  private async toDtos(endpoint: WebhookEndpointEntity, rows: WebhookDeliveryEntity[]): Promise<WebhookDeliveryDto[]> {
+    const [payloads, attempts] = await Promise.all([
+      this.payloads(endpoint, rows),
+      attemptsOf(
+        this.db.manager,
+        endpoint.projectId,
+        rows.map((row) => row.id),
+      ),
+    ]);
+    return rows.map((row) => toDeliveryDto(row, payloads.get(row.eventId) ?? null, attempts.get(row.id) ?? []));
   }
 
   /** The body each delivery sent (or will send), rebuilt from its event: one query per page. */

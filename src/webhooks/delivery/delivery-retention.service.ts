@@ -17,7 +17,8 @@ const ENDPOINT_PAGE = 500;
  * Retention of the delivery log (issue 11 item 7): deliveries created more than 30 days ago are
  * deleted daily at 03:30 UTC by worker processes, endpoint by endpoint so each short DELETE is a
  * range of ix_webhook_deliveries_endpoint (endpoint_id, created_at). A pending delivery that old
- * cannot exist (the whole retry schedule spans hours), so nothing still due is lost. Events rows
+ * cannot exist (the whole retry schedule spans hours), so nothing still due is lost. A delivery's
+ * attempts go with it (fk_webhook_delivery_attempts_delivery ON DELETE CASCADE). Events rows
  * are not touched here. A crash mid-way leaves only work for the next run.
  */
 @Injectable()

@@ -10,7 +10,7 @@ import { EventEntity } from '../../events/entities/event.entity';
 import type { WebhookEnvelope } from '../chat/chat-message';
 import { WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
 import { WebhookEndpointEntity } from '../entities/webhook-endpoint.entity';
-import { type EndpointForDelivery, countFailure, recordAttemptResponse, resetFailureStreak } from './deliveries.queries';
+import { type EndpointForDelivery, countFailure, recordAttempt, resetFailureStreak } from './deliveries.queries';
 import { HttpSender, type HttpOutcome } from './http-sender';
 import { WebhookSecretBox, openEndpoint } from '../endpoints/endpoint-secrets';
 import { SIGNATURE_HEADER, signatureHeader } from './signature';
@@ -40,6 +40,15 @@ const LEASE_MARGIN_MS = 30_000;
  *   a damaged row) fails the attempt before anything is sent, with that reason on the row: retried
  *   on the schedule like any failure (so a restored key delivers it), never counted toward the
  *   endpoint's streak (the receiver is not at fault), and the worker goes on with other rows.
+ * - Every request sent is logged as an attempt (webhook_delivery_attempts: time, status or error,
+ *   duration, answer excerpt) by the statement that writes the delivery's last answer
+ *   (recordAttempt). Attempts that send nothing (endpoint switched off, event gone, unreadable
+ *   URL or secret) are not logged; last_error says why. A worker that dies between the answer and
+ *   that statement leaves no attempt row: the next claim's attempt number skips one (the lost
+ *   attempt still counted toward the schedule, since claiming counts it), and the receiver may see
+ *   the event twice, which the event id lets it drop. One that dies after it but before the
+ *   delivery is marked delivered leaves a logged 2xx and a second, also logged, request after the
+ *   lease ends: the log shows every request the receiver could have seen, once each.
  */
 @Injectable()
 export class WebhookSender implements OnModuleInit, OnApplicationShutdown {
@@ -96,8 +105,10 @@ export class WebhookSender implements OnModuleInit, OnApplicationShutdown {
     if (!event) throw new PermanentFailure('The event no longer exists');
     const at = this.clock.now();
     const outcome = await this.post(endpoint, envelopeOf(event), row.id);
+    await recordAttempt(em, row, newId('wha'), { ...outcome, at });
     if (outcome.error === null) {
       if (endpoint.consecutiveFailures > 0) await resetFailureStreak(em, endpoint.id);
+      // Also written here, unguarded by the attempt count: a late success still shows its answer.
       return {
         responseStatus: outcome.status,
         responseExcerpt: outcome.excerpt,
@@ -106,7 +117,6 @@ export class WebhookSender implements OnModuleInit, OnApplicationShutdown {
         deliveredAt: this.clock.now(),
       };
     }
-    await recordAttemptResponse(em, row, { ...outcome, at });
     const streak = await countFailure(em, endpoint.id, outcome.error, this.clock.now());
     if (streak?.disabledNow)
       this.logger.warn(`webhook endpoint ${endpoint.id} switched off after ${streak.consecutiveFailures} failed deliveries`);

@@ -17,7 +17,7 @@ export function findEndpoint(em: EntityManager, projectId: string, id: string, f
   });
 }
 
-/** Deletes the endpoint; its deliveries go with it (fk_webhook_deliveries_endpoint ON DELETE CASCADE). */
+/** Deletes the endpoint; its deliveries and their attempts go with it (ON DELETE CASCADE, both foreign keys). */
 export async function deleteEndpoint(em: EntityManager, projectId: string, id: string): Promise<boolean> {
   const result = await em.delete(WebhookEndpointEntity, { projectId, id });
   return (result.affected ?? 0) > 0;

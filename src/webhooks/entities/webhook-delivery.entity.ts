@@ -9,7 +9,8 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 /**
  * One event to one endpoint, as a due row (infra/queue/due-rows.ts): written with the event in the
  * transaction of the change, retried on WEBHOOK_RETRY_DELAYS with the same event id. The last
- * attempt's outcome is kept for the delivery log (30 days).
+ * attempt's outcome is kept on the row, and every attempt in webhook_delivery_attempts, for the
+ * delivery log (30 days).
  */
 @Entity({ name: 'webhook_deliveries' })
 @Index('ix_webhook_deliveries_due', ['status', 'nextAttemptAt'])

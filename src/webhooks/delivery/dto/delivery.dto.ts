@@ -1,7 +1,54 @@
 import { ApiProperty } from '@nestjs/swagger';
+import type { WebhookDeliveryAttemptEntity } from '../../entities/webhook-delivery-attempt.entity';
 import type { WebhookDeliveryEntity } from '../../entities/webhook-delivery.entity';
+import { ATTEMPTS_KEPT } from '../deliveries.queries';
 
 const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+
+/** One HTTP request of a delivery: when it was sent and what came back. */
+export class WebhookDeliveryAttemptDto {
+  @ApiProperty({ example: 'wha_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' })
+  id: string;
+
+  @ApiProperty({
+    type: 'integer',
+    example: 2,
+    description: 'Which try of the retry schedule this was (1 is the first); starts again at 1 after a retry or recover.',
+  })
+  attempt: number;
+
+  @ApiProperty({ type: String, format: 'date-time', description: 'When the request started.' })
+  attempted_at: string;
+
+  @ApiProperty({ type: 'integer', nullable: true, example: 500, description: 'The HTTP status; null when no answer came.' })
+  response_status: number | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'No answer within 10000 ms',
+    description: 'Why it failed (the status, a timeout, a refused connection or address); null on a 2xx.',
+  })
+  error: string | null;
+
+  @ApiProperty({ type: 'integer', example: 84, description: 'How long the request took, in milliseconds.' })
+  duration_ms: number;
+
+  @ApiProperty({ type: String, nullable: true, maxLength: 500, description: "The first 500 characters of the answer's body." })
+  response_excerpt: string | null;
+}
+
+export function toDeliveryAttemptDto(row: WebhookDeliveryAttemptEntity): WebhookDeliveryAttemptDto {
+  return {
+    id: row.id,
+    attempt: row.attempt,
+    attempted_at: row.attemptedAt.toISOString(),
+    response_status: row.responseStatus,
+    error: row.error,
+    duration_ms: row.durationMs,
+    response_excerpt: row.responseExcerpt,
+  };
+}
 
 /** One delivery of one event to one endpoint, as the delivery log shows it. */
 export class WebhookDeliveryDto {
@@ -69,9 +116,20 @@ export class WebhookDeliveryDto {
     description: "The JSON body sent: the event's envelope, or the chat message for a chat endpoint.",
   })
   payload: Record<string, unknown> | null;
+
+  @ApiProperty({
+    type: [WebhookDeliveryAttemptDto],
+    maxItems: ATTEMPTS_KEPT,
+    description: `Every request sent for this delivery, oldest first, across retries and recoveries (the newest ${ATTEMPTS_KEPT} are kept).`,
+  })
+  attempt_log: WebhookDeliveryAttemptDto[];
 }
 
-export function toDeliveryDto(row: WebhookDeliveryEntity, payload: Record<string, unknown> | null): WebhookDeliveryDto {
+export function toDeliveryDto(
+  row: WebhookDeliveryEntity,
+  payload: Record<string, unknown> | null,
+  attempts: readonly WebhookDeliveryAttemptEntity[],
+): WebhookDeliveryDto {
   return {
     id: row.id,
     endpoint_id: row.endpointId,
@@ -88,6 +146,7 @@ export function toDeliveryDto(row: WebhookDeliveryEntity, payload: Record<string
     delivered_at: row.deliveredAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
     payload,
+    attempt_log: attempts.map(toDeliveryAttemptDto),
   };
 }
 
