@@ -85,7 +85,12 @@ export class EntryFieldsInputDto {
   @CharLength(1, 40, { each: true })
   labels?: string[];
 
-  @ApiPropertyOptional({ enum: ENTRY_AUDIENCES, default: 'public', example: 'public' })
+  @ApiPropertyOptional({
+    enum: ENTRY_AUDIENCES,
+    example: 'public',
+    // Not a `default`: this class is the update input too, where leaving it out changes nothing.
+    description: 'Who sees the entry. Left out: `public` on create, unchanged on update.',
+  })
   @IsOptional()
   @IsIn(ENTRY_AUDIENCES)
   audience?: EntryAudience;
