@@ -117,7 +117,7 @@ export function renameSchemas(document: OpenAPIObject): OpenAPIObject {
 }
 
 /** The schemas request bodies name, and the DTOs nested in them (following every `$ref`). */
-function requestSchemaNames(document: OpenAPIObject): Set<string> {
+export function requestSchemaNames(document: OpenAPIObject): Set<string> {
   const schemas = (document.components?.schemas ?? {}) as Record<string, Node>;
   const seen = new Set<string>();
   const visit = (node: unknown): void => {
