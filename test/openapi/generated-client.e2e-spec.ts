@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -7,15 +7,24 @@ import * as ts from 'typescript';
 
 /**
  * What docs/generate-a-client.md promises: openapi-typescript on the committed document, with no
- * flags, gives types that openapi-fetch calls compile against under `strict`. The calls leave out
- * every field the server fills in (`audience`, `icon`), so a default that turns into a compulsory
- * field fails here; the `@ts-expect-error` lines prove the types still refuse what the server refuses.
+ * flags, gives types that openapi-fetch calls compile against under `strict`; the guide's own
+ * example is one of the files checked. The calls leave out every field the server fills in
+ * (`audience`, `icon`), so a default that turns into a compulsory field fails here; the
+ * `@ts-expect-error` lines prove the types still refuse what the server refuses.
  */
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
+const GUIDE = join(ROOT, 'docs', 'generate-a-client.md');
+
+/** The guide's one TypeScript example. */
+function guideExample(): string {
+  const blocks = [...readFileSync(GUIDE, 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]);
+  expect(blocks).toHaveLength(1);
+  return blocks[0];
+}
 
 const CLIENT = `import createClient from 'openapi-fetch';
-import type { components, paths } from './schema';
+import type { components, paths } from './launch-service';
 
 const client = createClient<paths>({
   baseUrl: 'http://localhost:3000',
@@ -88,16 +97,17 @@ describe('a client generated from openapi/openapi.json', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('type-checks openapi-fetch calls that leave out every field with a server default', async () => {
+  it("type-checks openapi-fetch calls, the guide's example among them, that leave out every field with a server default", async () => {
     // Exactly the command of docs/generate-a-client.md, no flags.
-    await run(join(ROOT, 'node_modules', '.bin', 'openapi-typescript'), ['openapi/openapi.json', '-o', join(dir, 'schema.d.ts')], {
+    await run(join(ROOT, 'node_modules', '.bin', 'openapi-typescript'), ['openapi/openapi.json', '-o', join(dir, 'launch-service.d.ts')], {
       cwd: ROOT,
       env: { ...process.env, NO_COLOR: '1' },
     });
-    const file = join(dir, 'client.ts');
-    writeFileSync(file, CLIENT);
+    const files = [join(dir, 'client.ts'), join(dir, 'guide.ts')];
+    writeFileSync(files[0], CLIENT);
+    writeFileSync(files[1], guideExample());
 
-    const program = ts.createProgram([file], COMPILER_OPTIONS);
+    const program = ts.createProgram(files, COMPILER_OPTIONS);
     const errors = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
       const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
       if (!diagnostic.file || diagnostic.start === undefined) return message;
@@ -106,6 +116,6 @@ describe('a client generated from openapi/openapi.json', () => {
     });
     expect(errors).toEqual([]);
     // The program really read the generated types (an unresolved import would be an error above, but say it plainly).
-    expect(program.getSourceFile(join(dir, 'schema.d.ts'))).toBeDefined();
+    expect(program.getSourceFile(join(dir, 'launch-service.d.ts'))).toBeDefined();
   }, 60_000);
 });
