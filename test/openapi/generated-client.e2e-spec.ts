@@ -117,5 +117,5 @@ describe('a client generated from openapi/openapi.json', () => {
     expect(errors).toEqual([]);
     // The program really read the generated types (an unresolved import would be an error above, but say it plainly).
     expect(program.getSourceFile(join(dir, 'launch-service.d.ts'))).toBeDefined();
-  }, 60_000);
+  }, 120_000);
 });

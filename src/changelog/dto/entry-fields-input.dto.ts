@@ -38,7 +38,8 @@ export const SEGMENT_SCHEMA = {
             description: 'detail: one string with eq/neq, a list with in, absent with exists.',
           },
           purpose: { type: 'string', description: 'consent: the consent purpose.' },
-          status: { type: 'string', enum: ['granted', 'withdrawn'], default: 'granted', description: 'consent only.' },
+          // Said, not a `default`: answers carry this schema too, and a detail rule has no status.
+          status: { type: 'string', enum: ['granted', 'withdrawn'], description: 'consent only. Default: `granted`.' },
         },
       },
     },
