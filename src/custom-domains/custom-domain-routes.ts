@@ -30,7 +30,7 @@ const isEntry = (segment: string | undefined): segment is string => segment !== 
  *   /rss.xml, /feed.rss, /atom.xml, /feed.atom, /feed.json, /changelog.json → the feeds and JSON
  *   /changelog/{slug}[/{entry_id}], /public/changelog/{slug}[/rss.xml|atom.xml|feed.json], /w/{slug}
  *                             → unchanged: the canonical addresses
- * Posts: /public/changelog/{slug}/seen, /public/changelog/{slug}/entries/{entry_id}/click (the
+ * Posts: /public/changelog/{slug}/seen, /public/changelog/{slug}/entries/{id}/click (the
  * page's view and click counters, called by relative path) and /w/{slug} (the waitlist form).
  */
 export function customDomainRoute(method: string, path: string, slug: string): string | null {

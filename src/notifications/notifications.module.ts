@@ -28,7 +28,7 @@ import { SendService } from './sending/send.service';
   imports: [ContactsModule],
   controllers: [
     // Fixed paths (settings, signing-secret, inbox, unread, read-all, usage, audience) first:
-    // Express matches in registration order, and `/v1/notifications/{notification_id}` would take them.
+    // Express matches in registration order, and `/v1/notifications/{id}` would take them.
     IdentityController,
     BellController,
     NotificationsController,

@@ -116,12 +116,8 @@ export function renameSchemas(document: OpenAPIObject): OpenAPIObject {
   return result;
 }
 
-/**
- * The server refuses unknown body fields (the global ValidationPipe has forbidNonWhitelisted; the
- * hosted signup form validates the same way), so every schema a request body names, and the DTOs
- * nested in it, is closed. Free-form properties (inline `type: object`) stay open: they are not DTOs.
- */
-export function closeRequestSchemas(document: OpenAPIObject): void {
+/** The schemas request bodies name, and the DTOs nested in them (following every `$ref`). */
+export function requestSchemaNames(document: OpenAPIObject): Set<string> {
   const schemas = (document.components?.schemas ?? {}) as Record<string, Node>;
   const seen = new Set<string>();
   const visit = (node: unknown): void => {
@@ -132,15 +128,59 @@ export function closeRequestSchemas(document: OpenAPIObject): void {
       const name = ref.slice(SCHEMA_PREFIX.length);
       if (seen.has(name)) return;
       seen.add(name);
-      const schema = schemas[name];
-      if (schema.type === 'object' && schema.additionalProperties === undefined) schema.additionalProperties = false;
-      return visit(schema.properties);
+      return visit(schemas[name]);
     }
     for (const value of Object.values(node)) visit(value);
   };
   for (const operation of operationsOf(document)) {
     for (const media of Object.values(operation.requestBody?.content ?? {})) visit(media.schema);
   }
+  return seen;
+}
+
+/**
+ * The server refuses unknown body fields (the global ValidationPipe has forbidNonWhitelisted; the
+ * hosted signup form validates the same way), so every schema a request body names, and the DTOs
+ * nested in it, is closed. Free-form properties (inline `type: object`) stay open: they are not DTOs.
+ */
+export function closeRequestSchemas(document: OpenAPIObject): void {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Node>;
+  for (const name of requestSchemaNames(document)) {
+    const schema = schemas[name];
+    if (schema.type === 'object' && schema.additionalProperties === undefined) schema.additionalProperties = false;
+  }
+}
+
+// Keywords whose values are data, not schemas, whatever keys they hold.
+const DATA_KEYWORDS = new Set(['example', 'examples', 'enum', 'default']);
+
+/**
+ * A request field the server fills in when it is left out is optional to send, and a generated
+ * client must let you leave it out. OpenAPI's `default` says what the server fills in, but the
+ * most used TypeScript generator (openapi-typescript, `defaultNonNullable` on unless told
+ * otherwise) types every component-schema property with a `default` as always present: right for
+ * answers, wrong for requests, where `audience` would become compulsory on every create. So in the
+ * schemas request bodies name, each default is said in the property's description instead
+ * ("Default: `public`."). Answers keep their `default`s.
+ */
+export function requestDefaultsInWords(document: OpenAPIObject): void {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Node>;
+  const visit = (node: unknown, propertyMap = false): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach((item) => visit(item));
+    const schema = node as Node;
+    if (propertyMap) return Object.values(schema).forEach((property) => visit(property));
+    if ('default' in schema) {
+      const value = typeof schema.default === 'string' ? schema.default : JSON.stringify(schema.default);
+      const said = `Default: \`${value}\`.`;
+      schema.description = typeof schema.description === 'string' && schema.description ? `${schema.description} ${said}` : said;
+      delete schema.default;
+    }
+    for (const [key, value] of Object.entries(schema)) {
+      if (!DATA_KEYWORDS.has(key)) visit(value, key === 'properties');
+    }
+  };
+  for (const name of requestSchemaNames(document)) visit(schemas[name]);
 }
 
 export const HEADERS = {

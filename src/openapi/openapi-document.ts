@@ -12,6 +12,7 @@ import {
   documentResponseHeaders,
   orderTags,
   renameSchemas,
+  requestDefaultsInWords,
 } from './document-shape';
 
 export const API_VERSION = '0.1.0';
@@ -103,6 +104,7 @@ export function buildOpenApiDocument(app: INestApplication, options: BuildOption
   documentResponseHeaders(document);
   describeOperations(document);
   closeRequestSchemas(document);
+  requestDefaultsInWords(document);
   orderTags(document);
   describeErrorCodes(document);
   const missing = addExamples(document);

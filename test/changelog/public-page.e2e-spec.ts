@@ -276,7 +276,7 @@ describe('the hosted changelog', () => {
     });
   });
 
-  describe('POST /public/changelog/{project_slug}/entries/{entry_id}/click', () => {
+  describe('POST /public/changelog/{project_slug}/entries/{id}/click', () => {
     it('records a button click of a public entry', async () => {
       const { project } = await t.seedProject();
       const entry = await seedEntry(t, project.id, { ctaLabel: 'Go', ctaUrl: '/start' });
@@ -292,7 +292,7 @@ describe('the hosted changelog', () => {
       const foreign = await seedEntry(t, other.id);
       for (const id of [draft.id, foreign.id, 'nope']) {
         const res = await t.api.post(`/public/changelog/${project.slug}/entries/${id}/click`).expect(404);
-        expect(res.body).toMatchObject({ data: null, error: { code: 'NOT_FOUND', param: 'entry_id' } });
+        expect(res.body).toMatchObject({ data: null, error: { code: 'NOT_FOUND', param: 'id' } });
       }
       const res = await t.api.post(`/public/changelog/no-such-project/entries/${foreign.id}/click`).expect(404);
       expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', param: 'project_slug' });

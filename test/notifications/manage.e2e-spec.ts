@@ -113,7 +113,7 @@ describe('Managing notifications', () => {
     });
   });
 
-  describe('GET /v1/notifications/{notification_id}', () => {
+  describe('GET /v1/notifications/{id}', () => {
     const stats = async (id: string) => (await api().get(`/v1/notifications/${id}`).expect(200)).body.data.stats;
 
     it('counts a single send: reached 1, read, clicked and the rates', async () => {
@@ -182,12 +182,12 @@ describe('Managing notifications', () => {
       const theirs = await send({ user_id: 'ada' }, other.secretKey);
       for (const id of [theirs, 'ntf_01JD3Z4Q9X8V7T6S5R4Q3P2N1M', 'nonsense']) {
         const res = await api().get(`/v1/notifications/${id}`).expect(404);
-        expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', param: 'notification_id' });
+        expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', param: 'id' });
       }
     });
   });
 
-  describe('DELETE /v1/notifications/{notification_id}', () => {
+  describe('DELETE /v1/notifications/{id}', () => {
     it('removes it with its recipients and receipts; another project cannot', async () => {
       const id = await send({ user_ids: ['a', 'b'] });
       await receipt(id, 'a', { read: true });

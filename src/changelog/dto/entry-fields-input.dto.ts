@@ -38,7 +38,8 @@ export const SEGMENT_SCHEMA = {
             description: 'detail: one string with eq/neq, a list with in, absent with exists.',
           },
           purpose: { type: 'string', description: 'consent: the consent purpose.' },
-          status: { type: 'string', enum: ['granted', 'withdrawn'], default: 'granted', description: 'consent only.' },
+          // Said, not a `default`: answers carry this schema too, and a detail rule has no status.
+          status: { type: 'string', enum: ['granted', 'withdrawn'], description: 'consent only. Default: `granted`.' },
         },
       },
     },
@@ -85,7 +86,12 @@ export class EntryFieldsInputDto {
   @CharLength(1, 40, { each: true })
   labels?: string[];
 
-  @ApiPropertyOptional({ enum: ENTRY_AUDIENCES, default: 'public', example: 'public' })
+  @ApiPropertyOptional({
+    enum: ENTRY_AUDIENCES,
+    example: 'public',
+    // Not a `default`: this class is the update input too, where leaving it out changes nothing.
+    description: 'Who sees the entry. Left out: `public` on create, unchanged on update.',
+  })
   @IsOptional()
   @IsIn(ENTRY_AUDIENCES)
   audience?: EntryAudience;

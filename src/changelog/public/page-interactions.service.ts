@@ -53,7 +53,7 @@ export class PageInteractionsService {
     if (found.projectId === null) throw await this.notFoundUnlessRenamed(slug);
     if (found.entryIds.length === 0) {
       throw new ApiError('NOT_FOUND', 'This changelog has no public entry with this id.', {
-        param: 'entry_id',
+        param: 'id',
         remediation: 'Send the id of an entry shown on the public changelog (published, public audience, not expired).',
       });
     }

@@ -110,7 +110,7 @@ export class PublicChangelogController {
     return this.interactions.recordSeen(slug, body, address);
   }
 
-  @Post(':project_slug/entries/:entry_id/click')
+  @Post(':project_slug/entries/:id/click')
   @HttpCode(200)
   @Auth('none', { browser: true })
   @ApiSlugRedirect()
@@ -119,7 +119,7 @@ export class PublicChangelogController {
   @ApiErrors('NOT_FOUND', 'PAYLOAD_TOO_LARGE')
   recordPageClick(
     @PathParam('project_slug', PROJECT_SLUG_PARAM) slug: string,
-    @PathId('entry_id', 'ce') entryId: string,
+    @PathId('id', 'ce') entryId: string,
     @EngagementAddress() address: string,
   ): Promise<PageInteractionResultDto> {
     return this.interactions.recordClick(slug, entryId, address);

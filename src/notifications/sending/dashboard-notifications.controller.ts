@@ -31,7 +31,7 @@ export class DashboardNotificationsController {
     return this.management.listNotifications(project, query);
   }
 
-  @Get(':notification_id')
+  @Get(':id')
   @Auth('dashboard')
   @ApiHeader(PROJECT_HEADER)
   @ApiOperation({ summary: 'One notification with its stats, from the dashboard.' })
@@ -39,12 +39,12 @@ export class DashboardNotificationsController {
   @ApiErrors('NOT_FOUND')
   dashboardGetNotification(
     @CurrentProject() project: ProjectRef,
-    @PathId('notification_id', 'ntf') id: string,
+    @PathId('id', 'ntf') id: string,
   ): Promise<NotificationDetailDto> {
     return this.management.getNotification(project, id);
   }
 
-  @Delete(':notification_id')
+  @Delete(':id')
   @Auth('dashboard')
   @ApiHeader(PROJECT_HEADER)
   @ApiOperation({ summary: 'Delete a notification, from the dashboard.' })
@@ -52,7 +52,7 @@ export class DashboardNotificationsController {
   @ApiErrors('NOT_FOUND')
   dashboardDeleteNotification(
     @CurrentProject() project: ProjectRef,
-    @PathId('notification_id', 'ntf') id: string,
+    @PathId('id', 'ntf') id: string,
   ): Promise<DeletedNotificationDto> {
     return this.management.deleteNotification(project, id);
   }

@@ -122,5 +122,5 @@ export class ManagementService {
 }
 
 function notFound(notificationId: string): ApiError {
-  return new ApiError('NOT_FOUND', `No notification ${notificationId.slice(0, 64)} in this project.`, { param: 'notification_id' });
+  return new ApiError('NOT_FOUND', `No notification ${notificationId.slice(0, 64)} in this project.`, { param: 'id' });
 }

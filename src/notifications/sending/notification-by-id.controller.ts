@@ -9,30 +9,30 @@ import { DeletedNotificationDto, NotificationDetailDto } from './dto/sent-notifi
 import { ManagementService } from './management.service';
 
 /**
- * `GET` and `DELETE /v1/notifications/{notification_id}`. A controller of its own so the module
+ * `GET` and `DELETE /v1/notifications/{id}`. A controller of its own so the module
  * can register it after every controller with fixed paths under /v1/notifications (inbox,
- * unread, settings, usage), which `{notification_id}` would otherwise capture.
+ * unread, settings, usage), which `{id}` would otherwise capture.
  */
 @ApiTags('Notifications')
 @Controller('v1/notifications')
 export class NotificationByIdController {
   constructor(private readonly management: ManagementService) {}
 
-  @Get(':notification_id')
+  @Get(':id')
   @Auth('secret')
   @ApiOperation({ summary: 'One notification with its stats: reached, read, clicked, rates, reactions, active_7d.' })
   @ApiEnvelope(NotificationDetailDto)
   @ApiErrors('NOT_FOUND')
-  getNotification(@CurrentProject() project: ProjectRef, @PathId('notification_id', 'ntf') id: string): Promise<NotificationDetailDto> {
+  getNotification(@CurrentProject() project: ProjectRef, @PathId('id', 'ntf') id: string): Promise<NotificationDetailDto> {
     return this.management.getNotification(project, id);
   }
 
-  @Delete(':notification_id')
+  @Delete(':id')
   @Auth('secret')
   @ApiOperation({ summary: 'Delete a notification: it leaves every bell; a scheduled one gives its send back to the month.' })
   @ApiEnvelope(DeletedNotificationDto)
   @ApiErrors('NOT_FOUND')
-  deleteNotification(@CurrentProject() project: ProjectRef, @PathId('notification_id', 'ntf') id: string): Promise<DeletedNotificationDto> {
+  deleteNotification(@CurrentProject() project: ProjectRef, @PathId('id', 'ntf') id: string): Promise<DeletedNotificationDto> {
     return this.management.deleteNotification(project, id);
   }
 }
