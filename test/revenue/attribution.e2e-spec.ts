@@ -124,6 +124,55 @@ describe('GET /v1/analytics/attribution', () => {
     expect(bad.body.error).toMatchObject({ code: 'VALIDATION_ERROR', param: 'group_by' });
   });
 
+  it('answers VALIDATION_ERROR naming the field for a date that is not on the calendar', async () => {
+    const seeded = await t.seedProject({ plan: 'builder' });
+    const api = t.api.as(seeded.secretKey);
+    const res = await api.get('/v1/analytics/attribution?from=2026-02-31T00:00:00Z&to=2026-03-10T00:00:00Z').expect(400);
+    expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', param: 'from' });
+    expect(res.body.error.remediation).toEqual(expect.any(String));
+    const late = await api.get('/v1/analytics/attribution?from=2026-03-01T00:00:00Z&to=2026-04-31T00:00:00Z').expect(400);
+    expect(late.body.error).toMatchObject({ code: 'VALIDATION_ERROR', param: 'to' });
+  });
+
+  it('syncs a customer whose metadata user_id and email are longer than any person’s: counted in MRR, matched to nobody', async () => {
+    const seeded = await t.seedProject({ plan: 'builder' });
+    const api = t.api.as(seeded.secretKey);
+    const longUserId = 'u'.repeat(300);
+    // The processor's account is this project's alone from here on.
+    for (const list of Object.values(stripe.data)) list.length = 0;
+    await api
+      .post('/v1/analytics/identify')
+      .send({ user_id: 'u'.repeat(256), email: 'long@example.com' })
+      .expect(200);
+    stripe.data.customers.push({
+      id: 'cus_long',
+      object: 'customer',
+      email: `${'l'.repeat(290)}@example.com`,
+      metadata: { user_id: longUserId },
+    });
+    stripe.data.subscriptions.push({
+      id: 'sub_long',
+      object: 'subscription',
+      customer: 'cus_long',
+      status: 'active',
+      currency: 'usd',
+      start_date: 1790000000,
+      items: { data: [{ quantity: 1, price: { id: 'price_700', unit_amount: 700, recurring: { interval: 'month', interval_count: 1 } } }] },
+      discounts: [],
+    });
+    const key = 'rk_live_attribution00002';
+    stripe.addKey(key);
+    await api.put('/v1/revenue/connection').send({ key }).expect(200);
+    await t.drainJobs();
+
+    const revenue = await api.get('/v1/revenue').expect(200);
+    expect(revenue.body.data.currencies).toEqual([expect.objectContaining({ currency: 'usd', mrr: 700, paying_customers: 1 })]);
+    const rows = await t.db.manager.query(`SELECT user_id, email, contact_id FROM revenue_customers WHERE project_id = $1`, [
+      seeded.project.id,
+    ]);
+    expect(rows).toEqual([{ user_id: null, email: null, contact_id: null }]);
+  });
+
   it('answers PLAN_UPGRADE_REQUIRED below Builder', async () => {
     const indie = await t.seedProject({ plan: 'indie' });
     const res = await t.api.as(indie.secretKey).get('/v1/analytics/attribution').expect(403);
