@@ -71,7 +71,7 @@ function parse(file: string): Parsed {
     if (token.type !== 'inline') return;
     for (const child of token.children ?? []) {
       const href = child.type === 'link_open' ? child.attrGet('href') : child.type === 'image' ? child.attrGet('src') : null;
-      if (href !== null) links.push({ file, line: (token.map?.[0] ?? 0) + 1, href });
+      if (href !== null) links.push({ file, line: (token.map?.[0] ?? 0) + 1, href: String(href) });
     }
   });
   const result = { anchors, links };
