@@ -77,7 +77,7 @@ export interface AppConfig {
   readonly customDomains: { readonly cnameTarget: string } | null;
   /** Fault tests only (TEST_DELAY_AFTER_IDEMPOTENT_COMMIT_MS); 0 or absent in production. */
   readonly testDelayAfterIdempotentCommitMs?: number;
-  /** The PostgreSQL pool of each process and its admission control (README "Operating it"). */
+  /** The PostgreSQL pool of each process and its admission control (docs/operating.md, "Production notes"). */
   readonly databasePool: {
     readonly size: number;
     /**
@@ -86,7 +86,7 @@ export interface AppConfig {
      */
     readonly queueWaitMs: number | null;
   };
-  /** Deadlines of every backend call and the shutdown grace period (README "Operating it"). */
+  /** Deadlines of every backend call and the shutdown grace period (docs/operating.md, "Production notes"). */
   readonly deadlines: {
     readonly databaseConnectMs: number;
     readonly databaseStatementMs: number;

@@ -260,7 +260,7 @@ export class Env {
   @Max(60_000)
   TEST_DELAY_AFTER_IDEMPOTENT_COMMIT_MS?: number;
 
-  // Billing of our own plans (README "Billing"); unset: billing routes answer BILLING_NOT_CONFIGURED.
+  // Billing of our own plans (docs/billing.md); unset: billing routes answer BILLING_NOT_CONFIGURED.
   @IsOptional()
   @Matches(/^(sk|rk)_(live|test)_[A-Za-z0-9_]+$/, { message: 'must be a secret or restricted key (sk_live_…, sk_test_…, rk_…)' })
   STRIPE_SECRET_KEY?: string;
@@ -282,7 +282,7 @@ export class Env {
   @IsHttpUrl({}, { message: 'must be an absolute http(s) URL' })
   STRIPE_API_URL?: string;
 
-  // Custom domains (README "Custom domains"); unset: domain routes answer CUSTOM_DOMAIN_NOT_CONFIGURED.
+  // Custom domains (docs/custom-domains.md); unset: domain routes answer CUSTOM_DOMAIN_NOT_CONFIGURED.
   /** The hostname owners point their CNAME at, for example `domains.launch.example`. */
   @IsOptional()
   @Matches(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/, {
@@ -290,7 +290,7 @@ export class Env {
   })
   CUSTOM_DOMAIN_CNAME_TARGET?: string;
 
-  // Deadlines and shutdown (README "Operating it").
+  // Deadlines and shutdown (docs/operating.md, "Production notes").
   /** How long to wait for a PostgreSQL connection from the pool, including opening one. */
   @IsOptional()
   @Transform(toInt)

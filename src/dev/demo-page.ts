@@ -32,8 +32,8 @@ an empty embedded database; elsewhere, make one and reload:</p>
 <pre><code>npm run cli -- project:create --name Demo --slug demo --plan builder</code></pre>`;
 
 /**
- * The page's policy: the customer-page policy the scripts are built for (README: Embed the bell,
- * Embed the changelog) plus the layout's one hashed style and this page's own form.
+ * The page's policy: the customer-page policy the scripts are built for (docs/browser-scripts.md: Embed the
+ * bell, Embed the changelog) plus the layout's one hashed style and this page's own form.
  */
 function demoPolicy(cdnUrl: string, publicBaseUrl: string): string {
   return [

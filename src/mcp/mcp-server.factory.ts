@@ -77,7 +77,7 @@ export class McpServerFactory implements OnModuleInit {
     this.tools = definitions.map((tool) => ({ tool, input: inputSchemaOf(tool), output: outputSchemaOf(tool) }));
   }
 
-  /** Every tool with its advertised schemas (tests and the README table read them). */
+  /** Every tool with its advertised schemas (tests and the table of docs/mcp.md read them). */
   get definitions(): readonly PreparedTool[] {
     return this.tools;
   }

@@ -14,7 +14,7 @@ export const PROJECT_SLUG_PARAM = patternKind({
 
 /**
  * Slugs that would shadow a path of the service, look like ours to a visitor, or name common
- * infrastructure hosts (a custom domain or a subdomain may carry the slug). README: Dashboard.
+ * infrastructure hosts (a custom domain or a subdomain may carry the slug). docs/dashboard.md: Slugs.
  */
 export const RESERVED_SLUGS = new Set([
   'about',

@@ -1,5 +1,5 @@
 /**
- * The MRR method (README "Revenue"), as pure functions over a subscription's terms:
+ * The MRR method (docs/revenue.md, "The method"), as pure functions over a subscription's terms:
  * - each licensed recurring price is normalised to a month: monthly ÷ interval count, yearly ÷ 12,
  *   weekly × 52 ÷ 12, daily × 365 ÷ 12; times the quantity;
  * - recurring discounts (duration `forever`, or `repeating` until their end) are deducted in the

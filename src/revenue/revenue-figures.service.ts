@@ -11,7 +11,7 @@ import { subscriptionMrr } from './mrr';
 import { notConnected } from './revenue-connection.service';
 import { customersOfContact, findConnection, listMovements, listSubscriptions } from './revenue.queries';
 
-/** The method in one paragraph, answered as `meta.method` with every figure (README "Revenue" explains it). */
+/** The method in one paragraph, answered as `meta.method` with every figure (docs/revenue.md explains it). */
 export const REVENUE_METHOD =
   'MRR per currency in its minor unit, never converted. Each licensed recurring price is normalised to a month (monthly ÷ interval count, yearly ÷ 12, weekly × 52 ÷ 12, daily × 365 ÷ 12) and multiplied by its quantity; recurring discounts (forever, or repeating until their end) are deducted, a percentage of what is left or an amount per invoice normalised to a month; one-time discounts, one-time and metered charges and tiered prices without a unit amount are excluded; trials are excluded; active and past-due subscriptions count; a subscription cancelled at period end counts until that end, when it churns. Each subscription is rounded once. Movements compare each customer per currency between syncs: new (first time paying, dated at the subscription start or trial end), expansion, contraction, churned (dated at the end of the paid period), reactivated. ARR = MRR × 12.';
 

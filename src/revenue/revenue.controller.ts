@@ -15,7 +15,9 @@ import { RevenueConnectionService } from './revenue-connection.service';
 import { REVENUE_METHOD, RevenueFiguresService } from './revenue-figures.service';
 
 const METHOD_META = {
-  meta: { method: { type: 'string', description: 'How every figure was computed (README "Revenue").', example: REVENUE_METHOD } },
+  meta: {
+    method: { type: 'string', description: 'How every figure was computed (docs/revenue.md, "The method").', example: REVENUE_METHOD },
+  },
 };
 
 export const CONNECT_SUMMARY =

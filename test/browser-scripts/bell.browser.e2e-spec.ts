@@ -75,7 +75,7 @@ describe('the notification bell (notifications.js) as visitors see and use it', 
       expect(await receiptOf(fixture.t, pinned.id, 'ada')).toBeNull();
       expect(await focused(page)).toBe('#panel');
       expect(await host.axe()).toEqual([]);
-      // The README's picture: the open panel above its launcher.
+      // The guide's picture: the open panel above its launcher.
       const panel = (await page.locator(`${BELL} #panel`).boundingBox())!;
       await page.screenshot({
         path: join(screenshotDir(), 'bell-light-open.png'),
@@ -392,9 +392,9 @@ describe('the notification bell (notifications.js) as visitors see and use it', 
     }
   });
 
-  it('works on a page with only the README’s snippet (example values replaced)', async () => {
-    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
-    const snippet = /```html\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('### Embed the bell')))![1];
+  it('works on a page with only the guide’s snippet (example values replaced)', async () => {
+    const guide = readFileSync(join(__dirname, '..', '..', 'docs', 'browser-scripts.md'), 'utf8');
+    const snippet = /```html\n([\s\S]*?)```/.exec(guide.slice(guide.indexOf('## Embed the bell')))![1];
     const html = snippet
       .replace('https://cdn.example.com', fixture.cdn)
       .replace('svc_pub_live_…', bell.seeded.publishableKey)

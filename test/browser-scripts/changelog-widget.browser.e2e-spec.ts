@@ -280,7 +280,7 @@ describe('the changelog widget', () => {
       await host.close();
     }
 
-    // The README's picture: three entries, the newest one New since a visit just before it.
+    // The guide's picture: three entries, the newest one New since a visit just before it.
     const answer = await t.api.as(acme.publishableKey).get('/v1/changelog/widget/entries?limit=3').expect(200);
     const readme = await open({ viewport: { width: 440, height: 800 }, data: { limit: '3', 'show-badge': '' } });
     try {
@@ -671,9 +671,9 @@ describe('the changelog widget', () => {
     }
   });
 
-  it('works on a page with only the README’s snippet (example values replaced)', async () => {
-    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
-    const snippet = /```html\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('### Embed the changelog')))![1];
+  it('works on a page with only the guide’s snippet (example values replaced)', async () => {
+    const guide = readFileSync(join(__dirname, '..', '..', 'docs', 'browser-scripts.md'), 'utf8');
+    const snippet = /```html\n([\s\S]*?)```/.exec(guide.slice(guide.indexOf('## Embed the changelog')))![1];
     expect(snippet).toContain('<launch-changelog></launch-changelog>');
     const html = snippet.replace('https://launch.example.com', fixture.cdn).replace('svc_pub_live_…', acme.publishableKey);
     const host = await fixture.openPage({ scripts: [], body: html });

@@ -3,7 +3,7 @@ import { TestApp } from '../support/test-app';
 
 /**
  * `changelog_segment_matches`, the SQL function behind segment audiences (spec: Segment rule), on
- * the real database: every operator, both matches, consents, and the edge cases the README states.
+ * the real database: every operator, both matches, consents, and the edge cases docs/changelog.md states.
  */
 describe('changelog_segment_matches (database)', () => {
   let t: TestApp;

@@ -5,8 +5,8 @@ import { TAG } from './settings';
 import { changelogElement } from './widget';
 
 /**
- * The changelog widget, `{cdn_url}/v1/changelog.js` (spec: Browser events; README: Embed the
- * changelog). It renders into every <launch-changelog> element of the page, also those added
+ * The changelog widget, `{cdn_url}/v1/changelog.js` (spec: Browser events; docs/browser-scripts.md:
+ * Embed the changelog). It renders into every <launch-changelog> element of the page, also those added
  * later; when the page has none once it has loaded, into one it puts right after the script tag.
  */
 const script = launchScript(TAG);

@@ -17,7 +17,7 @@ const WIDGET_API = '/v1/changelog/widget';
 const announcedOnPage = new Set<string>();
 const reportedFirstTime = new Set<string>();
 
-/** Fires `service:<name>` on window (README: Embed the changelog); false when a listener cancelled it. */
+/** Fires `service:<name>` on window (docs/browser-scripts.md: Embed the changelog); false when a listener cancelled it. */
 function emit(name: string, detail: object): boolean {
   return window.dispatchEvent(new CustomEvent(`service:${name}`, { detail, cancelable: true }));
 }

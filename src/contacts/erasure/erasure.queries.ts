@@ -6,7 +6,7 @@ import type { EntityManager } from 'typeorm';
  * keyed by the person's email or user id, all in the erasure's one transaction. Modules that own
  * such a table contribute their statement through the erasure registry instead
  * (infra/erasure/erasure-registry.ts): mail, idempotent answers, event payloads and the webhook
- * delivery log do, and a new table that stores an email or a user id should too (README: Erasure).
+ * delivery log do, and a new table that stores an email or a user id should too (docs/contacts.md).
  */
 
 /** What the statements of this file removed or blanked, per kind. */

@@ -34,7 +34,7 @@
  * or five; now it settles close calls only.
  *
  * `confidence` is the probability of the chosen class after temperature
- * scaling fitted on held-out predictions, so it means what it says: the README
+ * scaling fitted on held-out predictions, so it means what it says: docs/feedback.md
  * reports accuracy per confidence band. Limits: a bag of n-grams, not a
  * language model. It can miss sarcasm without markers, intents in languages
  * other than the five, and long messages that discuss several topics.
