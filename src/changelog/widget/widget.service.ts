@@ -130,9 +130,10 @@ export class WidgetService {
       this.caps.within('views', addressKey, shown),
       this.caps.within('anonymousReaders', addressKey, firstTime),
     ]);
-    this.recorder.addViews(project.id, viewed, 'widget', now);
-    if (reader.userId !== null) this.recorder.markRead(project.id, reader.userId, shown, now);
-    else this.recorder.addAnonymousReaders(project.id, firstReads, now);
+    await this.recorder.record(project.id, now, {
+      views: { surface: 'widget', entryIds: viewed },
+      ...(reader.userId !== null ? { reads: { userId: reader.userId, entryIds: shown } } : { anonymousReaders: firstReads }),
+    });
     return { recorded: shown.length };
   }
 
@@ -148,7 +149,7 @@ export class WidgetService {
     const now = this.clock.now();
     const visible = isId('ce', entryId) ? await visibleEntryIds(this.db.manager, project.id, reader.userId, [entryId], now) : [];
     if (visible.length === 0) throw ENTRY_NOT_FOUND();
-    if (await this.caps.allows('ctaClicks', addressKey, entryId)) this.recorder.addClick(project.id, entryId, now);
+    if (await this.caps.allows('ctaClicks', addressKey, entryId)) await this.recorder.record(project.id, now, { ctaClicks: [entryId] });
     return { recorded: 1 };
   }
 
