@@ -40,7 +40,7 @@ const ENTRY_NOT_FOUND = () =>
  * The changelog widget's reads and counts (spec: Widget endpoints). Every answer is filtered to what
  * this reader may see (public-set.ts `readerEntryCondition`), so a signed-in or segment entry never
  * reaches an anonymous or non-matching reader. Views, clicks and reads go to the engagement recorder
- * (no row write per request). Choices where the spec is silent, documented in the README: `entries`
+ * (buffered in Redis or appended to a buffer table; no counter row write per request). Choices where the spec is silent, documented in the README: `entries`
  * holds the unpinned entries and `pinned` the pinned ones on the first page; `unseen_count` looks
  * back 90 days and stops at 100; `show_badge` is the Free plan's "Powered by" badge.
  */
