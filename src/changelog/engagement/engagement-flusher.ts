@@ -59,7 +59,7 @@ export class EngagementFlusher implements BeforeApplicationShutdown {
     try {
       if (this.redis.ready) await this.flushRedis();
     } catch (error) {
-      this.logger.warn(`engagement in Redis not flushed, retrying: ${(error as Error).message}`);
+      this.redis.failed(error);
     }
     try {
       while ((await moveCountDeltas(this.db.manager, MOVE_BATCH)) === MOVE_BATCH);

@@ -56,7 +56,7 @@ export class EngagementRecorder {
         this.rememberReads(batch.reads);
         return;
       } catch (error) {
-        this.logger.warn(`engagement not buffered in Redis, writing it to the database: ${(error as Error).message}`);
+        this.redis.failed(error);
       }
     }
     try {

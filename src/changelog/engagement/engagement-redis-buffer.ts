@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { CountDelta, ReadMark } from './engagement.queries';
@@ -28,6 +28,9 @@ if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('RENAME', KEYS[2], KEYS[4]
 if taken == 1 then redis.call('SADD', KEYS[5], ARGV[1]) end
 return taken`;
 
+// While Redis does not answer, a background PING checks this often whether it is back.
+const REDIS_PROBE_INTERVAL_MS = 1_000;
+
 /**
  * Engagement buffered in Redis (REDIS_URL), where it outlives the process that counted it:
  * - `<prefix>:{engagement}:counts`, a hash whose fields say what they count,
@@ -36,11 +39,16 @@ return taken`;
  * A flush renames both into `<prefix>:{engagement}:batch:<id>:counts|reads` and lists the id in
  * `<prefix>:{engagement}:batches` (one script), adds a batch to PostgreSQL, then deletes it. The
  * `{engagement}` hash tag keeps every key in one Redis Cluster slot, as the script and MULTI need.
+ *
+ * After a failed call (`failed`), requests stop waiting on Redis (the recorder writes to PostgreSQL)
+ * until a background PING sees it answer again, as the rate limiter does.
  */
 @Injectable()
 export class EngagementRedisBuffer implements OnApplicationShutdown {
+  private readonly logger = new Logger(EngagementRedisBuffer.name);
   readonly redis: Redis | null;
   private readonly base: string;
+  private probe: NodeJS.Timeout | null = null;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.base = `${config.queuePrefix}:{engagement}`;
@@ -57,7 +65,25 @@ export class EngagementRedisBuffer implements OnApplicationShutdown {
 
   /** Whether a request should buffer here now (Redis configured and connected). */
   get ready(): boolean {
-    return this.redis?.status === 'ready';
+    return this.redis?.status === 'ready' && this.probe === null;
+  }
+
+  /** A call failed or timed out: requests write elsewhere until Redis answers a PING again. */
+  failed(error: unknown): void {
+    const redis = this.redis;
+    if (!redis || this.probe) return;
+    this.logger.warn(`Redis did not answer (${(error as Error).message}); engagement is buffered in the database until it does`);
+    this.probe = setInterval(() => {
+      redis.ping().then(
+        () => {
+          if (this.probe) clearInterval(this.probe);
+          this.probe = null;
+          this.logger.log('Redis answers again; engagement is buffered there again');
+        },
+        () => undefined,
+      );
+    }, REDIS_PROBE_INTERVAL_MS);
+    this.probe.unref();
   }
 
   /** One round trip (MULTI): the request's increments and first reads. */
@@ -106,6 +132,7 @@ export class EngagementRedisBuffer implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    if (this.probe) clearInterval(this.probe);
     if (this.redis) await this.redis.quit().catch(() => this.redis?.disconnect());
   }
 
