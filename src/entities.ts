@@ -11,6 +11,8 @@ import { NotificationUsageEntity } from './notifications/entities/notification-u
 import { ChangelogEntryEntity } from './changelog/entities/changelog-entry.entity';
 import { ChangelogEntryLabelEntity } from './changelog/entities/changelog-entry-label.entity';
 import { ChangelogEntryCountEntity } from './changelog/entities/changelog-entry-count.entity';
+import { ChangelogCountDeltaEntity } from './changelog/entities/changelog-count-delta.entity';
+import { ChangelogEngagementBatchEntity } from './changelog/entities/changelog-engagement-batch.entity';
 import { ChangelogReactionCountEntity } from './changelog/entities/changelog-reaction-count.entity';
 import { ChangelogReactionEntity } from './changelog/entities/changelog-reaction.entity';
 import { ChangelogReaderEntity } from './changelog/entities/changelog-reader.entity';
@@ -60,6 +62,8 @@ export const ENTITIES = [
   ChangelogEntryEntity,
   ChangelogEntryLabelEntity,
   ChangelogEntryCountEntity,
+  ChangelogCountDeltaEntity,
+  ChangelogEngagementBatchEntity,
   ChangelogReaderEntity,
   ChangelogReactionEntity,
   ChangelogReactionCountEntity,

@@ -6,7 +6,9 @@ import { NotificationsModule } from '../notifications/notifications.module';
 import { DraftsController } from './drafts/drafts.controller';
 import { DraftsService } from './drafts/drafts.service';
 import { EngagementCaps } from './engagement/engagement-caps';
+import { EngagementFlusher } from './engagement/engagement-flusher';
 import { EngagementRecorder } from './engagement/engagement-recorder';
+import { EngagementRedisBuffer } from './engagement/engagement-redis-buffer';
 import { EntriesController } from './entries/entries.controller';
 import { EntriesService } from './entries/entries.service';
 import { EntryLifecycleService } from './entries/entry-lifecycle.service';
@@ -70,6 +72,8 @@ const TOPICS_FORM_LIMIT = '16kb';
     HostedChangelogService,
     PageInteractionsService,
     EngagementRecorder,
+    EngagementRedisBuffer,
+    EngagementFlusher,
     EngagementCaps,
     WidgetService,
     ReactionsService,

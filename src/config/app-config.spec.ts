@@ -27,6 +27,17 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  it('bounds how long a PostgreSQL session may hold locks: statement and idle-in-transaction timeouts, early keepalives', () => {
+    expect(loadConfig({}).deadlines).toMatchObject({
+      databaseStatementMs: 10_000,
+      databaseIdleInTransactionMs: 10_000,
+      databaseKeepAliveIdleMs: 10_000,
+    });
+    const config = loadConfig({ DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '0', DATABASE_KEEPALIVE_IDLE_MS: '30000' });
+    expect(config.deadlines).toMatchObject({ databaseIdleInTransactionMs: null, databaseKeepAliveIdleMs: 30_000 });
+    expect(() => loadConfig({ DATABASE_KEEPALIVE_IDLE_MS: '10' })).toThrow('DATABASE_KEEPALIVE_IDLE_MS');
+  });
+
   it('derives links from PORT and PUBLIC_BASE_URL', () => {
     expect(loadConfig({ PORT: '8080' }).publicBaseUrl).toBe('http://localhost:8080');
     const config = loadConfig({ PUBLIC_BASE_URL: 'https://launch.example.com/', CDN_URL: 'https://cdn.example.com' });

@@ -90,6 +90,9 @@ export interface AppConfig {
   readonly deadlines: {
     readonly databaseConnectMs: number;
     readonly databaseStatementMs: number;
+    /** Null (0): PostgreSQL's own setting. */
+    readonly databaseIdleInTransactionMs: number | null;
+    readonly databaseKeepAliveIdleMs: number;
     readonly redisCommandMs: number;
     readonly shutdownGraceMs: number;
   };
@@ -255,6 +258,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     deadlines: {
       databaseConnectMs: env.DATABASE_CONNECT_TIMEOUT_MS ?? 5_000,
       databaseStatementMs: env.DATABASE_STATEMENT_TIMEOUT_MS ?? 10_000,
+      databaseIdleInTransactionMs:
+        env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS === 0 ? null : (env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS ?? 10_000),
+      databaseKeepAliveIdleMs: env.DATABASE_KEEPALIVE_IDLE_MS ?? 10_000,
       redisCommandMs: env.REDIS_COMMAND_TIMEOUT_MS ?? 2_000,
       shutdownGraceMs: env.SHUTDOWN_GRACE_MS ?? 10_000,
     },

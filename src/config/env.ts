@@ -327,6 +327,26 @@ export class Env {
   @Max(3_600_000)
   DATABASE_STATEMENT_TIMEOUT_MS?: number;
 
+  /**
+   * PostgreSQL's idle_in_transaction_session_timeout for the service's pool (not for migrations): a
+   * process that froze or vanished inside a transaction loses its session, and its locks, after
+   * this long. 0: PostgreSQL's own setting.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS?: number;
+
+  /** Idle time before TCP keepalive probes start on a PostgreSQL connection. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1_000)
+  @Max(7_200_000)
+  DATABASE_KEEPALIVE_IDLE_MS?: number;
+
   /** ioredis commandTimeout of the rate-limit and queue-producer connections. */
   @IsOptional()
   @Transform(toInt)

@@ -1,4 +1,7 @@
+import { EngagementFlusher } from '../../src/changelog/engagement/engagement-flusher';
+import { EngagementRedisBuffer } from '../../src/changelog/engagement/engagement-redis-buffer';
 import { RateLimiter } from '../../src/infra/rate-limit/rate-limiter';
+import { DataSource } from 'typeorm';
 import { FaultApp, eventually, startFaultApp } from './fault-app';
 
 /**
@@ -56,5 +59,41 @@ describeWithRedis('Redis outage', () => {
     await signUp('back@x.io').expect(201);
     const listed = await f.api.as(f.secretKey).get('/v1/waitlist/signups?limit=100').expect(200);
     expect(listed.body.data).toHaveLength(8);
+  });
+
+  it('keeps counting widget views while Redis is away: they are buffered in the database and none is lost', async () => {
+    const buffer = f.app.get(EngagementRedisBuffer);
+    const created = await f.api
+      .as(f.secretKey)
+      .post('/v1/changelog/entries')
+      .send({ title: 'Counted', body_markdown: 'Something changed.', category: 'feature' })
+      .expect(201);
+    const entryId = created.body.data.id as string;
+    const view = async () => {
+      const started = Date.now();
+      await f.api
+        .as(f.publishableKey)
+        .post('/v1/changelog/widget/seen')
+        .send({ entry_ids: [entryId] })
+        .expect(200);
+      return Date.now() - started;
+    };
+    const widgetViews = async () => {
+      await f.app.get(EngagementFlusher).flush();
+      const [row] = await f.app
+        .get(DataSource)
+        .query('SELECT coalesce(sum(widget_views), 0)::int AS views FROM changelog_entry_counts WHERE entry_id = $1', [entryId]);
+      return row.views as number;
+    };
+
+    await f.proxy.close();
+    await eventually(() => Promise.resolve(!buffer.ready), 5_000);
+    for (let i = 0; i < 3; i += 1) expect(await view()).toBeLessThan(1_000);
+    expect(await widgetViews()).toBe(3);
+
+    await f.proxy.reopen();
+    await eventually(() => Promise.resolve(buffer.ready), 10_000);
+    for (let i = 0; i < 2; i += 1) await view();
+    expect(await widgetViews()).toBe(5);
   });
 });

@@ -1,4 +1,4 @@
-import { EngagementRecorder } from '../../src/changelog/engagement/engagement-recorder';
+import { EngagementFlusher } from '../../src/changelog/engagement/engagement-flusher';
 import type { TestApp } from './test-app';
 
 export interface EntryCounts {
@@ -8,9 +8,9 @@ export interface EntryCounts {
   anonymousReaders: number;
 }
 
-/** Writes what the app's engagement recorder holds, so a test reads the database as it will be. */
+/** Adds the buffered engagement to the counters now, so a test reads the database as it will be. */
 export function flushEngagement(t: TestApp): Promise<void> {
-  return t.app.get(EngagementRecorder).flush();
+  return t.app.get(EngagementFlusher).flush();
 }
 
 /** An entry's counters summed over its days, after a flush. */

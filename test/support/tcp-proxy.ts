@@ -12,6 +12,8 @@ export interface TcpProxy {
   readonly port: number;
   /** `url` (postgres://… or redis://…) with its host and port replaced by the proxy's. */
   rewrite(url: string): string;
+  /** From now on, answers from the target reach clients this much later (raise it only: bytes keep their order). */
+  setLatency(ms: number): void;
   pause(): void;
   resume(): void;
   close(): Promise<void>;
@@ -30,7 +32,7 @@ export interface TcpProxyOptions {
 }
 
 export async function startTcpProxy(target: { host: string; port: number }, options: TcpProxyOptions = {}): Promise<TcpProxy> {
-  const latencyMs = options.latencyMs ?? 0;
+  let latencyMs = options.latencyMs ?? 0;
   const pairs = new Set<Pair>();
   let paused = false;
   let accepted = 0;
@@ -40,12 +42,11 @@ export async function startTcpProxy(target: { host: string; port: number }, opti
     const upstream = connect(target.port, target.host);
     pair.upstream = upstream;
     pair.client.pipe(upstream);
-    if (latencyMs > 0) {
-      // Timers of one duration fire in the order they were set, so the bytes keep their order.
-      upstream.on('data', (chunk: Buffer) => setTimeout(() => pair.client.write(chunk), latencyMs));
-    } else {
-      upstream.pipe(pair.client);
-    }
+    // Timers of one duration fire in the order they were set, so the bytes keep their order.
+    upstream.on('data', (chunk: Buffer) => {
+      if (latencyMs > 0) setTimeout(() => pair.client.write(chunk), latencyMs);
+      else pair.client.write(chunk);
+    });
     const end = () => {
       pair.client.destroy();
       upstream.destroy();
@@ -88,6 +89,9 @@ export async function startTcpProxy(target: { host: string; port: number }, opti
       parsed.hostname = '127.0.0.1';
       parsed.port = String(port);
       return parsed.toString();
+    },
+    setLatency(ms: number) {
+      latencyMs = ms;
     },
     pause() {
       paused = true;

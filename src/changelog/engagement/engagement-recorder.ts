@@ -1,147 +1,110 @@
-import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Database } from '../../infra/database/database';
-import { type CountDelta, type ReadMark, addEntryCounts, addReaders } from './engagement.queries';
+import { type CountDelta, type ReadMark, addReaders, appendCountDeltas } from './engagement.queries';
+import { type EngagementBatch, EngagementRedisBuffer } from './engagement-redis-buffer';
 
 export type ViewSurface = 'widget' | 'page';
 
-// How long counts wait in memory; also the most a crash can lose.
-export const FLUSH_INTERVAL_MS = 1_000;
-// A flush is due at once past this many pending rows, whatever the time.
-const FLUSH_AT_PENDING = 5_000;
-// Past this (the database is down), new counts are dropped rather than growing without bound.
-const MAX_PENDING = 100_000;
+/** What one request counts, by entry id. */
+export interface EngagementMarks {
+  views?: { surface: ViewSurface; entryIds: readonly string[] };
+  ctaClicks?: readonly string[];
+  anonymousReaders?: readonly string[];
+  /** A signed-in person shown these entries. */
+  reads?: { userId: string; entryIds: readonly string[] };
+}
+
+// How long this process answers "already read" for a read it buffered, while the flusher (every
+// second, see EngagementFlusher) writes it to changelog_readers.
+const PENDING_READ_MS = 30_000;
+// Past this many remembered reads, new ones are not remembered (they are still recorded).
+const MAX_PENDING_READS = 100_000;
 
 /**
  * Counts what readers do with entries (views, button clicks, anonymous first reads, and which
- * signed-in person was shown what) without a row write per request (issue: "a busy widget costs
- * O(1) writes per request"): requests add to in-memory maps, and a flush at most every second writes
- * them with two statements, whatever the traffic. Counters are additive, reads idempotent, so any
- * number of processes flush side by side.
+ * signed-in person was shown what) without touching the hot daily counter rows per request (issue:
+ * "a busy widget costs O(1) writes per request"). Each request's counts go, before it answers, to a
+ * buffer that outlives the process, so a crash (even kill -9) loses nothing:
+ * - with REDIS_URL, one MULTI to Redis (EngagementRedisBuffer) and no PostgreSQL round trip;
+ * - without Redis, or while Redis does not answer, one insert into changelog_count_deltas (rows
+ *   appended, nothing contended) and first reads straight into changelog_readers (one row per
+ *   person and entry, idempotent).
+ * EngagementFlusher adds the buffer to the daily counters every second, once per batch.
  *
- * What this trades: numbers appear in stats up to a second late; a crash (kill -9) loses at most the
- * last second of counts, a graceful stop flushes first. A read mark is also checked here before it
- * reaches the database (`hasPendingRead`), so a person is not re-announced an entry meanwhile. When
- * a flush fails its deltas are merged back and retried on the next tick.
+ * What this trades: numbers appear in stats up to a second or two late. A Redis call that timed out
+ * after Redis applied it is written again to PostgreSQL, so it may count twice; a request whose
+ * counts reach neither store answers as usual and counts nothing (counting never fails a widget).
+ * A buffered read is also remembered here (`hasPendingRead`) for PENDING_READ_MS, so this process
+ * does not re-announce an entry before the flush writes the read.
  */
 @Injectable()
-export class EngagementRecorder implements BeforeApplicationShutdown {
+export class EngagementRecorder {
   private readonly logger = new Logger(EngagementRecorder.name);
-  private counts = new Map<string, CountDelta>();
-  private reads = new Map<string, ReadMark>();
-  private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> = Promise.resolve();
-  private dropped = 0;
+  private readonly pendingReads = new Map<string, number>();
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly redis: EngagementRedisBuffer,
+  ) {}
 
-  addViews(projectId: string, entryIds: readonly string[], surface: ViewSurface, now: Date): void {
-    for (const entryId of entryIds) this.delta(projectId, entryId, now)[surface === 'widget' ? 'widgetViews' : 'pageViews'] += 1;
-  }
-
-  addClick(projectId: string, entryId: string, now: Date): void {
-    this.delta(projectId, entryId, now).ctaClicks += 1;
-  }
-
-  addAnonymousReaders(projectId: string, entryIds: readonly string[], now: Date): void {
-    for (const entryId of entryIds) this.delta(projectId, entryId, now).anonymousReaders += 1;
-  }
-
-  markRead(projectId: string, userId: string, entryIds: readonly string[], now: Date): void {
-    for (const entryId of entryIds) {
-      const key = readKey(entryId, userId);
-      if (!this.reads.has(key) && this.admit()) this.reads.set(key, { projectId, entryId, userId, at: now });
-    }
-    this.schedule();
-  }
-
-  /** Whether this process holds an unflushed read of `entryId` by `userId`. */
-  hasPendingRead(entryId: string, userId: string): boolean {
-    return this.reads.has(readKey(entryId, userId));
-  }
-
-  /** Writes everything pending now; resolves when it is written (or merged back after a failure). */
-  flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.writePending());
-    return this.flushing;
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.flush();
-  }
-
-  private delta(projectId: string, entryId: string, now: Date): CountDelta {
-    const day = now.toISOString().slice(0, 10);
-    const key = `${entryId}|${day}`;
-    let delta = this.counts.get(key);
-    if (!delta) {
-      delta = { projectId, entryId, day, widgetViews: 0, pageViews: 0, ctaClicks: 0, anonymousReaders: 0 };
-      // Over the cap the delta is counted nowhere: a detached object.
-      if (this.admit()) this.counts.set(key, delta);
-    }
-    this.schedule();
-    return delta;
-  }
-
-  private admit(): boolean {
-    if (this.counts.size + this.reads.size < MAX_PENDING) return true;
-    this.dropped += 1;
-    return false;
-  }
-
-  /** `soon` only after a failed write: a database that is down is not hammered. */
-  private schedule(soon = false): void {
-    if (!soon && this.counts.size + this.reads.size >= FLUSH_AT_PENDING) {
-      void this.flush();
-      return;
-    }
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.flush();
-    }, FLUSH_INTERVAL_MS);
-    this.timer.unref();
-  }
-
-  private async writePending(): Promise<void> {
-    const counts = this.counts;
-    const reads = this.reads;
-    if (counts.size === 0 && reads.size === 0) return;
-    this.counts = new Map();
-    this.reads = new Map();
-    if (this.dropped > 0) {
-      this.logger.warn(`${this.dropped} engagement counts were dropped while the database did not take them`);
-      this.dropped = 0;
-    }
-    try {
-      await addEntryCounts(this.db.manager, [...counts.values()]);
-    } catch (error) {
-      this.mergeBack(counts, null);
-      this.logger.warn(`engagement counts not written, retrying: ${(error as Error).message}`);
-    }
-    try {
-      await addReaders(this.db.manager, [...reads.values()]);
-    } catch (error) {
-      this.mergeBack(null, reads);
-      this.logger.warn(`entry reads not written, retrying: ${(error as Error).message}`);
-    }
-  }
-
-  private mergeBack(counts: Map<string, CountDelta> | null, reads: Map<string, ReadMark> | null): void {
-    for (const [key, old] of counts ?? []) {
-      const now = this.counts.get(key);
-      if (!now) this.counts.set(key, old);
-      else {
-        now.widgetViews += old.widgetViews;
-        now.pageViews += old.pageViews;
-        now.ctaClicks += old.ctaClicks;
-        now.anonymousReaders += old.anonymousReaders;
+  async record(projectId: string, now: Date, marks: EngagementMarks): Promise<void> {
+    const batch = batchOf(projectId, now, marks);
+    if (batch.deltas.length === 0 && batch.reads.length === 0) return;
+    if (this.redis.ready) {
+      try {
+        await this.redis.add(batch);
+        this.rememberReads(batch.reads);
+        return;
+      } catch (error) {
+        this.redis.failed(error);
       }
     }
-    for (const [key, mark] of reads ?? []) if (!this.reads.has(key)) this.reads.set(key, mark);
-    this.schedule(true);
+    try {
+      await appendCountDeltas(this.db.manager, batch.deltas);
+      await addReaders(this.db.manager, batch.reads);
+    } catch (error) {
+      this.logger.warn(`engagement not recorded: ${(error as Error).message}`);
+    }
   }
+
+  /** Whether this process buffered, moments ago, a read of `entryId` by `userId` that may not be in the database yet. */
+  hasPendingRead(entryId: string, userId: string): boolean {
+    const until = this.pendingReads.get(readKey(entryId, userId));
+    return until !== undefined && until > Date.now();
+  }
+
+  private rememberReads(reads: readonly ReadMark[]): void {
+    if (reads.length === 0) return;
+    // Wall-clock expiry on purpose: it tracks the real flush, not the service's (adjustable) Clock.
+    const wallNow = Date.now();
+    if (this.pendingReads.size + reads.length > MAX_PENDING_READS) {
+      for (const [key, until] of this.pendingReads) if (until <= wallNow) this.pendingReads.delete(key);
+    }
+    for (const read of reads) {
+      if (this.pendingReads.size >= MAX_PENDING_READS) return;
+      this.pendingReads.set(readKey(read.entryId, read.userId), wallNow + PENDING_READ_MS);
+    }
+  }
+}
+
+function batchOf(projectId: string, now: Date, marks: EngagementMarks): EngagementBatch {
+  const day = now.toISOString().slice(0, 10);
+  const deltas = new Map<string, CountDelta>();
+  const delta = (entryId: string) => {
+    let found = deltas.get(entryId);
+    if (!found) {
+      found = { projectId, entryId, day, widgetViews: 0, pageViews: 0, ctaClicks: 0, anonymousReaders: 0 };
+      deltas.set(entryId, found);
+    }
+    return found;
+  };
+  const viewed = marks.views?.surface === 'widget' ? 'widgetViews' : 'pageViews';
+  for (const entryId of marks.views?.entryIds ?? []) delta(entryId)[viewed] += 1;
+  for (const entryId of marks.ctaClicks ?? []) delta(entryId).ctaClicks += 1;
+  for (const entryId of marks.anonymousReaders ?? []) delta(entryId).anonymousReaders += 1;
+  const reader = marks.reads;
+  const reads = reader ? [...new Set(reader.entryIds)].map((entryId) => ({ projectId, entryId, userId: reader.userId, at: now })) : [];
+  return { deltas: [...deltas.values()], reads };
 }
 
 function readKey(entryId: string, userId: string): string {

@@ -3,9 +3,9 @@ import { ChangelogEntryEntity } from './changelog-entry.entity';
 
 /**
  * An entry's counters for one UTC day (the per-entry numbers): views by surface, button clicks and
- * anonymous first reads. Written only by the engagement recorder's periodic flush, which adds what
- * it buffered to these rows, so a busy widget costs no row write per request and no hot row is
- * updated more than once per flush.
+ * anonymous first reads. Written only by the engagement flusher, which adds what requests buffered
+ * (in Redis or changelog_count_deltas) to these rows, so a busy widget costs no write to these rows
+ * per request and no hot row is updated more than once per flush.
  */
 @Entity({ name: 'changelog_entry_counts' })
 @Index('ix_changelog_entry_counts_project_day', ['projectId', 'day'])

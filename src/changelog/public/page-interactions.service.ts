@@ -41,7 +41,9 @@ export class PageInteractionsService {
     const now = this.clock.now();
     const { projectId, entryIds } = await publicEntryIdsOf(this.db.manager, slug, body.entry_ids, now);
     if (projectId === null) throw await this.notFoundUnlessRenamed(slug);
-    this.recorder.addViews(projectId, await this.caps.within('views', addressKey, entryIds), 'page', now);
+    await this.recorder.record(projectId, now, {
+      views: { surface: 'page', entryIds: await this.caps.within('views', addressKey, entryIds) },
+    });
     return { recorded: entryIds.length };
   }
 
@@ -57,7 +59,8 @@ export class PageInteractionsService {
         remediation: 'Send the id of an entry shown on the public changelog (published, public audience, not expired).',
       });
     }
-    if (await this.caps.allows('ctaClicks', addressKey, entryId)) this.recorder.addClick(found.projectId, entryId, now);
+    if (await this.caps.allows('ctaClicks', addressKey, entryId))
+      await this.recorder.record(found.projectId, now, { ctaClicks: [entryId] });
     return { recorded: 1 };
   }
 

@@ -25,7 +25,7 @@ const ENTRY_NOT_FOUND = () =>
 
 /**
  * The per-entry numbers and the after-reading comparison (spec: Per-entry numbers, After reading).
- * Counts come from the engagement recorder's tables, so they run up to a second behind the widget.
+ * Counts come from the engagement buffer's flush (EngagementFlusher), so they run a second or two behind the widget.
  * Below Indie the readers, button-click and feedback numbers are null and `meta.locked` names them,
  * so one answer shape serves every plan and the dashboard can show what an upgrade unlocks.
  */

@@ -40,7 +40,8 @@ const ENTRY_NOT_FOUND = () =>
  * The changelog widget's reads and counts (spec: Widget endpoints). Every answer is filtered to what
  * this reader may see (public-set.ts `readerEntryCondition`), so a signed-in or segment entry never
  * reaches an anonymous or non-matching reader. Views, clicks and reads go to the engagement recorder
- * (no row write per request). Choices where the spec is silent, documented in docs/changelog.md: `entries`
+ * (buffered in Redis or appended to a buffer table; no counter row write per request). Choices
+ * where the spec is silent, documented in docs/changelog.md: `entries`
  * holds the unpinned entries and `pinned` the pinned ones on the first page; `unseen_count` looks
  * back 90 days and stops at 100; `show_badge` is the Free plan's "Powered by" badge.
  */
@@ -130,9 +131,10 @@ export class WidgetService {
       this.caps.within('views', addressKey, shown),
       this.caps.within('anonymousReaders', addressKey, firstTime),
     ]);
-    this.recorder.addViews(project.id, viewed, 'widget', now);
-    if (reader.userId !== null) this.recorder.markRead(project.id, reader.userId, shown, now);
-    else this.recorder.addAnonymousReaders(project.id, firstReads, now);
+    await this.recorder.record(project.id, now, {
+      views: { surface: 'widget', entryIds: viewed },
+      ...(reader.userId !== null ? { reads: { userId: reader.userId, entryIds: shown } } : { anonymousReaders: firstReads }),
+    });
     return { recorded: shown.length };
   }
 
@@ -148,7 +150,7 @@ export class WidgetService {
     const now = this.clock.now();
     const visible = isId('ce', entryId) ? await visibleEntryIds(this.db.manager, project.id, reader.userId, [entryId], now) : [];
     if (visible.length === 0) throw ENTRY_NOT_FOUND();
-    if (await this.caps.allows('ctaClicks', addressKey, entryId)) this.recorder.addClick(project.id, entryId, now);
+    if (await this.caps.allows('ctaClicks', addressKey, entryId)) await this.recorder.record(project.id, now, { ctaClicks: [entryId] });
     return { recorded: 1 };
   }
 

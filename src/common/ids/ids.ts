@@ -14,6 +14,7 @@ export const ID_PREFIXES = {
   changelogLabel: 'lbl',
   changelogPublication: 'cpub',
   changelogMailing: 'cml',
+  engagementBatch: 'ceb',
   waitlistSignup: 'ws',
   notification: 'ntf',
   notificationRelease: 'nrel',

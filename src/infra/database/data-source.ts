@@ -14,8 +14,9 @@ const MIGRATION_LOCK_ID = 7_311_402;
 export type EntityList = readonly (Function | EntitySchema)[];
 
 // For migrations and test setup: a connect deadline, but statements (an index build, a wait for
-// another process's migration lock) may take as long as they need.
-const MIGRATION_DEADLINES: PostgresDeadlines = { connectMs: 10_000, statementMs: null };
+// another process's migration lock) and the pauses of a migration's transaction may take as long as
+// they need.
+const MIGRATION_DEADLINES: PostgresDeadlines = { connectMs: 10_000, statementMs: null, idleInTransactionMs: null, keepAliveIdleMs: 10_000 };
 
 /** The pool of a data source: its size, the deadlines of its calls, and its admission control. */
 export interface PoolSettings {

@@ -33,8 +33,15 @@ async function migrate(url: string, entities: EntityList): Promise<string[]> {
  */
 function poolOf(config: AppConfig): PoolSettings {
   const size = config.databasePool.size;
-  if (config.embeddedDatabase) return { size, deadlines: { connectMs: null, statementMs: null }, queueWaitMs: null };
-  const deadlines: PostgresDeadlines = { connectMs: config.deadlines.databaseConnectMs, statementMs: config.deadlines.databaseStatementMs };
+  if (config.embeddedDatabase) {
+    return { size, deadlines: { connectMs: null, statementMs: null, idleInTransactionMs: null, keepAliveIdleMs: null }, queueWaitMs: null };
+  }
+  const deadlines: PostgresDeadlines = {
+    connectMs: config.deadlines.databaseConnectMs,
+    statementMs: config.deadlines.databaseStatementMs,
+    idleInTransactionMs: config.deadlines.databaseIdleInTransactionMs,
+    keepAliveIdleMs: config.deadlines.databaseKeepAliveIdleMs,
+  };
   return { size, deadlines, queueWaitMs: config.databasePool.queueWaitMs };
 }
 

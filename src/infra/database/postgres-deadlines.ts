@@ -5,6 +5,14 @@ export interface PostgresDeadlines {
   readonly connectMs: number | null;
   /** PostgreSQL's own statement_timeout: the server cancels a statement that runs longer; null: none. */
   readonly statementMs: number | null;
+  /**
+   * PostgreSQL's idle_in_transaction_session_timeout: the server ends a session that sits inside a
+   * transaction saying nothing for longer (a frozen or vanished client), which releases its locks;
+   * null: none.
+   */
+  readonly idleInTransactionMs: number | null;
+  /** Idle time before TCP keepalive probes start on a pooled connection; null: the OS default (2 h on Linux). */
+  readonly keepAliveIdleMs: number | null;
 }
 
 // The client waits this much longer than the server's statement_timeout, so a slow statement is
@@ -59,7 +67,9 @@ export function deadlineOptions(deadlines: PostgresDeadlines): PoolConfig & Clie
     Client: DeadlineClient,
     ...(deadlines.connectMs === null ? {} : { connectionTimeoutMillis: deadlines.connectMs }),
     ...statement,
+    ...(deadlines.idleInTransactionMs === null ? {} : { idle_in_transaction_session_timeout: deadlines.idleInTransactionMs }),
     // A peer that vanished without closing is noticed by TCP instead of never.
     keepAlive: true,
+    ...(deadlines.keepAliveIdleMs === null ? {} : { keepAliveInitialDelayMillis: deadlines.keepAliveIdleMs }),
   };
 }
