@@ -28,6 +28,9 @@ async function seedDomain(t: TestApp, projectId: string, hostname: string, verif
       verifiedAt: verified ? now : null,
       lastCheckedAt: verified ? now : null,
       lastCheckError: null,
+      nextCheckAt: null,
+      failingSince: null,
+      pendingSince: now,
       createdAt: now,
     }),
   );
