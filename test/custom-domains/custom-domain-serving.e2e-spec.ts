@@ -131,6 +131,57 @@ describe('requests whose Host is a verified custom domain', () => {
     ]);
   });
 
+  it('write canonical and feed links on the custom domain there, and on PUBLIC_BASE_URL on our own host', async () => {
+    const slug = ours.project.slug;
+    const headLinks = (html: string) => {
+      const doc = parseDocument(html);
+      const href = (rel: string, type?: string) =>
+        elements(doc, (element) => element.name === 'link' && element.attribs.rel === rel && (!type || element.attribs.type === type)).map(
+          (element) => element.attribs.href,
+        );
+      return {
+        canonical: href('canonical'),
+        feeds: [
+          href('alternate', 'application/rss+xml'),
+          href('alternate', 'application/atom+xml'),
+          href('alternate', 'application/feed+json'),
+        ],
+      };
+    };
+    const selfLinks = async (get: (path: string) => Promise<{ text: string; body: { feed_url?: string } }>, folder: string) => [
+      /<atom:link href="([^"]+)" rel="self"/.exec((await get(`${folder}/rss.xml`)).text)?.[1],
+      /<link rel="self" href="([^"]+)"/.exec((await get(`${folder}/atom.xml`)).text)?.[1],
+      (await get(`${folder}/feed.json`)).body.feed_url,
+    ];
+
+    const site = `https://${HOST}`;
+    const onDomain = (path: string) => host.get(path).expect(200);
+    expect(headLinks((await onDomain('/')).text)).toEqual({
+      canonical: [`${site}/`],
+      feeds: [[`${site}/rss.xml`], [`${site}/atom.xml`], [`${site}/feed.json`]],
+    });
+    expect(headLinks((await onDomain(`/${entryId}`)).text).canonical).toEqual([`${site}/${entryId}`]);
+    // Also at the project's own paths, when they are read on the domain.
+    expect(headLinks((await onDomain(`/changelog/${slug}/${entryId}`)).text).canonical).toEqual([`${site}/${entryId}`]);
+    expect(await selfLinks(onDomain, '')).toEqual([`${site}/rss.xml`, `${site}/atom.xml`, `${site}/feed.json`]);
+    expect(await selfLinks(onDomain, `/public/changelog/${slug}`)).toEqual([`${site}/rss.xml`, `${site}/atom.xml`, `${site}/feed.json`]);
+    expect((await onDomain('/feed.json')).body.items[0].url).toBe(`${site}/${entryId}`);
+
+    const base = t.config.publicBaseUrl;
+    const onOurs = (path: string) => on('127.0.0.1').get(path).expect(200);
+    const folder = `${base}/public/changelog/${slug}`;
+    expect(headLinks((await onOurs(`/changelog/${slug}`)).text)).toEqual({
+      canonical: [`${base}/changelog/${slug}`],
+      feeds: [[`${folder}/rss.xml`], [`${folder}/atom.xml`], [`${folder}/feed.json`]],
+    });
+    expect(headLinks((await onOurs(`/changelog/${slug}/${entryId}`)).text).canonical).toEqual([`${base}/changelog/${slug}/${entryId}`]);
+    expect(await selfLinks(onOurs, `/public/changelog/${slug}`)).toEqual([
+      `${folder}/rss.xml`,
+      `${folder}/atom.xml`,
+      `${folder}/feed.json`,
+    ]);
+  });
+
   it("serve the project's waitlist page, whose form posts there", async () => {
     const form = await host.get(`/w/${ours.project.slug}`).expect(200);
     expect(form.text).toContain('Join the waitlist for Acme.');
