@@ -182,14 +182,22 @@ describe('requests whose Host is a verified custom domain', () => {
     ]);
   });
 
-  it("serve the project's waitlist page, whose form posts there", async () => {
+  it("serve the project's waitlist page, whose form posts there, with its canonical and referral links on the domain", async () => {
     const form = await host.get(`/w/${ours.project.slug}`).expect(200);
     expect(form.text).toContain('Join the waitlist for Acme.');
     const action = /<form method="post" action="([^"]+)">/.exec(form.text)?.[1] ?? '';
     const target = new URL(action, `https://${HOST}/w/${ours.project.slug}`);
     expect(target.pathname).toBe(`/w/${ours.project.slug}`);
+    const canonical = (html: string) => /<link rel="canonical" href="([^"]+)">/.exec(html)?.[1];
+    expect(canonical(form.text)).toBe(`https://${HOST}/w/${ours.project.slug}`);
+    const ownHost = await on('127.0.0.1').get(`/w/${ours.project.slug}?ref=ABCD2345`).expect(200);
+    expect(canonical(ownHost.text)).toBe(`${t.config.publicBaseUrl}/w/${ours.project.slug}`);
     const joined = await host.post(target.pathname).type('form').send('email=ada@example.com').expect(201);
     expect(joined.text).toContain('position <strong id="position">1</strong>');
+    // The link to share leads back to the domain the person joined on.
+    const [signup] = await signupRows(t, ours.project.id);
+    const shared = /<a id="referral-link" href="([^"]+)">/.exec(joined.text)?.[1];
+    expect(shared).toBe(`https://${HOST}/w/${ours.project.slug}?ref=${signup.referralCode}`);
     expect((await signupRows(t, ours.project.id)).map((row) => row.email)).toEqual(['ada@example.com']);
   });
 
