@@ -49,9 +49,10 @@ import { hostnameProblem, normalizeHostname } from './hostnames';
  *   it (the partial unique index over verified rows decides a race). HOSTNAME_ALREADY_REGISTERED
  *   means another project holds it verified, answered on add and on verify; the losing claims stay
  *   pending and lapse. A project claims a name once (the same code, with its own message).
- * - Lapse: a claim not verified 7 days after it was added (domain-claims.ts) is ignored at once,
- *   by the Clock: left out of the list and the plan count, refused on verify (NOT_FOUND), replaced
- *   when its project claims the name again; the daily sweep (claim-expiry.service.ts) deletes it.
+ * - Lapse: a claim not verified 7 days after it was added (or after the re-check released it;
+ *   domain-claims.ts) is ignored at once, by the Clock: left out of the list and the plan count,
+ *   refused on verify (NOT_FOUND), replaced when its project claims the name again; the daily sweep
+ *   (claim-expiry.service.ts) deletes it.
  * - Proof of control: only a TXT record `_launch-service.<hostname>` with the claim's own token.
  *   The CNAME to the shared target routes traffic, and anyone can point one there, so it proves
  *   nothing. A check that fails is an answer (200, status `pending`, `last_check_error` says what
