@@ -1,3 +1,16 @@
+const { spawnSync } = require('node:child_process');
+
+// The embedded database (PGlite) loads node:fs, zlib and its WebAssembly with import(), which jest
+// runs only when Node has --experimental-vm-modules. `npm test` sets it; a plain `npx jest <file>`
+// is run again here with it, so both work the same.
+const VM_MODULES = '--experimental-vm-modules';
+const hasVmModules = process.execArgv.includes(VM_MODULES) || (process.env.NODE_OPTIONS ?? '').split(/\s+/).includes(VM_MODULES);
+if (!hasVmModules && /[\\/]jest(\.js)?$/.test(process.argv[1] ?? '')) {
+  const NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} ${VM_MODULES} --no-warnings=ExperimentalWarning`.trim();
+  const run = spawnSync(process.execPath, process.argv.slice(1), { stdio: 'inherit', env: { ...process.env, NODE_OPTIONS } });
+  process.exit(run.status ?? 1);
+}
+
 /**
  * One `npm test`: unit specs next to the code (src/**\/*.spec.ts) and supertest e2e suites
  * (test/**\/*.e2e-spec.ts) against a real PostgreSQL (DATABASE_URL) or the embedded one.

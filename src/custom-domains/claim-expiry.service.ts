@@ -7,8 +7,8 @@ import { deleteLapsedClaims } from './custom-domains.queries';
 import { lapsedBefore } from './domain-claims';
 
 /**
- * Deletes lapsed claims (pending 7 days after they were added) daily at 04:15 UTC in processes
- * that run workers. Housekeeping only: every query already ignores a lapsed claim from the moment
+ * Deletes lapsed claims (pending 7 days after they were added or released by the re-check) daily
+ * at 04:15 UTC in processes that run workers. Housekeeping only: every query already ignores a lapsed claim from the moment
  * it lapses (custom-domains.service.ts), so a sweep that is late or fails changes no answer.
  */
 @Injectable()

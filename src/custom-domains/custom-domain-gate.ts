@@ -1,6 +1,7 @@
 import { Injectable, type INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../common/errors/api-error';
+import { markCustomDomainHost } from '../common/http/custom-domain-host';
 import type { AppConfig } from '../config/app-config';
 import { CustomDomainHosts } from './custom-domain-hosts.service';
 import { customDomainRoute } from './custom-domain-routes';
@@ -13,7 +14,8 @@ const notOnThisDomain = () =>
 /**
  * A request whose Host is a verified custom domain reaches only that project's public pages
  * (custom-domain-routes.ts): their paths are rewritten to the routes that serve them, so pages and
- * feeds are rendered by their own modules; everything else, the API, the API reference and the
+ * feeds are rendered by their own modules, which write their canonical and feed links on the
+ * domain (the request is marked with markCustomDomainHost); everything else, the API, the API reference and the
  * development aids included, is 404 before any route runs, so nothing of another project is ever
  * looked up there. Our own hosts and hosts that are no verified custom domain pass untouched.
  */
@@ -28,6 +30,7 @@ export class CustomDomainGate {
       if (!found) return next();
       const path = customDomainRoute(req.method, req.path, found.slug);
       if (path === null) return next(notOnThisDomain());
+      markCustomDomainHost(req, hostname);
       if (path !== req.path) {
         const query = req.url.indexOf('?');
         req.url = query === -1 ? path : `${path}${req.url.slice(query)}`;

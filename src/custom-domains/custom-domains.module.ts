@@ -5,6 +5,7 @@ import { CustomDomainHosts } from './custom-domain-hosts.service';
 import { CustomDomainsController } from './custom-domains.controller';
 import { CustomDomainsService } from './custom-domains.service';
 import { DnsResolver, SystemDnsResolver } from './dns-resolver';
+import { DomainRecheck } from './domain-recheck.service';
 
 /** Custom domains: the claims (dashboard routes) and the gate that serves verified ones (guardCustomDomains). */
 @Module({
@@ -14,6 +15,7 @@ import { DnsResolver, SystemDnsResolver } from './dns-resolver';
     CustomDomainHosts,
     CustomDomainGate,
     ClaimExpiry,
+    DomainRecheck,
     { provide: DnsResolver, useClass: SystemDnsResolver },
   ],
   exports: [CustomDomainsService],

@@ -21,7 +21,7 @@ import {
   verifiedByAnotherProject,
 } from './custom-domains.queries';
 import { DnsResolver } from './dns-resolver';
-import { hasLapsed, lapsedBefore } from './domain-claims';
+import { RECHECK_INTERVAL_MS, hasLapsed, lapsedBefore } from './domain-claims';
 import { CreateCustomDomainDto } from './dto/create-custom-domain.dto';
 import { CustomDomainDto, DeletedCustomDomainDto, toCustomDomainDto } from './dto/custom-domain.dto';
 import {
@@ -29,7 +29,9 @@ import {
   UQ_CUSTOM_DOMAINS_PROJECT_HOSTNAME,
   UQ_CUSTOM_DOMAINS_VERIFIED_HOSTNAME,
 } from './entities/custom-domain.entity';
-import { hostnameProblem, normalizeHostname, verificationRecordName, verificationRecordValue } from './hostnames';
+import { DomainRecheck } from './domain-recheck.service';
+import { checkProof } from './domain-proof';
+import { hostnameProblem, normalizeHostname } from './hostnames';
 
 /**
  * Custom domains for the hosted changelog page, its feeds and the waitlist page (spec:
@@ -47,13 +49,24 @@ import { hostnameProblem, normalizeHostname, verificationRecordName, verificatio
  *   it (the partial unique index over verified rows decides a race). HOSTNAME_ALREADY_REGISTERED
  *   means another project holds it verified, answered on add and on verify; the losing claims stay
  *   pending and lapse. A project claims a name once (the same code, with its own message).
- * - Lapse: a claim not verified 7 days after it was added (domain-claims.ts) is ignored at once,
- *   by the Clock: left out of the list and the plan count, refused on verify (NOT_FOUND), replaced
- *   when its project claims the name again; the daily sweep (claim-expiry.service.ts) deletes it.
+ * - Lapse: a claim not verified 7 days after it was added (or after the re-check released it;
+ *   domain-claims.ts) is ignored at once, by the Clock: left out of the list and the plan count,
+ *   refused on verify (NOT_FOUND), replaced when its project claims the name again; the daily sweep
+ *   (claim-expiry.service.ts) deletes it.
  * - Proof of control: only a TXT record `_launch-service.<hostname>` with the claim's own token.
  *   The CNAME to the shared target routes traffic, and anyone can point one there, so it proves
  *   nothing. A check that fails is an answer (200, status `pending`, `last_check_error` says what
- *   was looked for), not an error. Once verified, a domain stays verified until removed.
+ *   was looked for), not an error.
+ * - Re-check (domain-recheck.service.ts): a verified hostname's TXT record is looked at again
+ *   every 24 hours, by one worker process of the cluster for each hostname. Found: nothing
+ *   changes. Gone (the lookup answered without it): status `failing`, still serving, with
+ *   `last_check_error` and `expires_at` = 7 days after it was first found gone; looked at hourly
+ *   meanwhile, and verify looks at once. Back within those 7 days: `verified` again. Still gone
+ *   after them: the hostname stops serving and becomes a pending claim (same token, 7 days to
+ *   verify again), which no longer blocks other projects. A lookup that fails (timeout, SERVFAIL)
+ *   changes no status; it is retried within the hour. The CNAME is not checked: it proves nothing,
+ *   apex hostnames route by A/ALIAS records and flattening providers hide it, so a missing CNAME
+ *   would be no evidence of anything, and traffic that goes elsewhere harms only its owner.
  */
 @Injectable()
 export class CustomDomainsService {
@@ -65,6 +78,7 @@ export class CustomDomainsService {
     private readonly clock: Clock,
     private readonly dns: DnsResolver,
     private readonly hosts: CustomDomainHosts,
+    private readonly recheck: DomainRecheck,
   ) {}
 
   async listDomains(project: ProjectRef): Promise<CustomDomainDto[]> {
@@ -94,6 +108,9 @@ export class CustomDomainsService {
           verifiedAt: null,
           lastCheckedAt: null,
           lastCheckError: null,
+          nextCheckAt: null,
+          failingSince: null,
+          pendingSince: now,
           createdAt: now,
         });
         await em.insert(CustomDomainEntity, row);
@@ -111,6 +128,11 @@ export class CustomDomainsService {
   async verifyDomain(project: ProjectRef, id: string): Promise<CustomDomainDto> {
     const target = this.cnameTarget();
     const row = await this.findDomain(project, id);
+    if (row.verifiedAt && row.failingSince) {
+      // The owner says the record is back: look now rather than at the next scheduled check.
+      await this.recheck.recheck(row);
+      return toCustomDomainDto(await this.findDomain(project, id), target);
+    }
     if (row.verifiedAt) return toCustomDomainDto(row, target);
     if (hasLapsed(row, this.clock.now())) throw lapsedClaim(row.hostname);
     if (await verifiedByAnotherProject(this.db.manager, row.hostname, project.id)) throw verifiedElsewhere(row.hostname, 'id');
@@ -118,7 +140,8 @@ export class CustomDomainsService {
     const error = await this.checkDns(row);
     const checkedAt = this.clock.now();
     try {
-      await recordCheck(this.db.manager, row, { checkedAt, error, lapsedBefore: lapsedBefore(checkedAt) });
+      const nextCheckAt = new Date(checkedAt.getTime() + RECHECK_INTERVAL_MS);
+      await recordCheck(this.db.manager, row, { checkedAt, error, lapsedBefore: lapsedBefore(checkedAt), nextCheckAt });
     } catch (failure) {
       if (isUniqueViolation(failure, UQ_CUSTOM_DOMAINS_VERIFIED_HOSTNAME)) throw verifiedElsewhere(row.hostname, 'id');
       throw failure;
@@ -155,16 +178,10 @@ export class CustomDomainsService {
 
   /** Null when the TXT record with the claim's token is in place, else what was missing. */
   private async checkDns(row: CustomDomainEntity): Promise<string | null> {
-    const txtName = verificationRecordName(row.hostname);
-    const expected = verificationRecordValue(row.verificationToken);
-    try {
-      const txt = await this.dns.resolveTxt(txtName);
-      if (txt.some((chunks) => chunks.join('').trim() === expected)) return null;
-      return `No TXT record ${txtName} with the value ${expected}.`;
-    } catch (error) {
-      this.logger.warn(`DNS check of ${row.hostname} failed: ${(error as { code?: string }).code ?? (error as Error).message}`);
-      return `The DNS lookup of ${row.hostname} failed (${(error as { code?: string }).code ?? 'error'}); retry in a few minutes.`;
-    }
+    const proof = await checkProof(this.dns, row);
+    if (proof.outcome === 'found') return null;
+    if (proof.outcome === 'lookup_failed') this.logger.warn(`DNS check of ${row.hostname} failed: ${proof.code}`);
+    return proof.error;
   }
 
   private cnameTarget(): string {

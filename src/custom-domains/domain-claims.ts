@@ -5,16 +5,31 @@
  */
 export const CLAIM_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** When a pending claim made at `createdAt` lapses. */
-export function claimExpiresAt(createdAt: Date): Date {
-  return new Date(createdAt.getTime() + CLAIM_TTL_MS);
+/** When a pending claim that began at `pendingSince` lapses. */
+export function claimExpiresAt(pendingSince: Date): Date {
+  return new Date(pendingSince.getTime() + CLAIM_TTL_MS);
 }
 
-/** Claims made at or before this moment have lapsed unless verified. */
+/** Claims that began at or before this moment have lapsed unless verified. */
 export function lapsedBefore(now: Date): Date {
   return new Date(now.getTime() - CLAIM_TTL_MS);
 }
 
-export function hasLapsed(claim: { verifiedAt: Date | null; createdAt: Date }, now: Date): boolean {
-  return claim.verifiedAt === null && claimExpiresAt(claim.createdAt).getTime() <= now.getTime();
+export function hasLapsed(claim: { verifiedAt: Date | null; pendingSince: Date }, now: Date): boolean {
+  return claim.verifiedAt === null && claimExpiresAt(claim.pendingSince).getTime() <= now.getTime();
+}
+
+/**
+ * How long a verified hostname whose TXT record is gone keeps serving: the owner has this long to
+ * put it back (a DNS provider move, a zone edit that dropped it) before the name is released.
+ */
+export const FAILING_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
+/** A healthy verified hostname is looked at again this long after its last check. */
+export const RECHECK_INTERVAL_MS = 24 * 60 * 60 * 1000;
+/** A failing one, or one whose lookup failed, sooner: a fix shows within the hour, the release is on time. */
+export const RETRY_INTERVAL_MS = 60 * 60 * 1000;
+
+/** When a hostname failing since `failingSince` stops serving unless a check passes first. */
+export function servingEndsAt(failingSince: Date): Date {
+  return new Date(failingSince.getTime() + FAILING_GRACE_MS);
 }

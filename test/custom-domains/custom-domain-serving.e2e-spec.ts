@@ -28,6 +28,9 @@ async function seedDomain(t: TestApp, projectId: string, hostname: string, verif
       verifiedAt: verified ? now : null,
       lastCheckedAt: verified ? now : null,
       lastCheckError: null,
+      nextCheckAt: null,
+      failingSince: null,
+      pendingSince: now,
       createdAt: now,
     }),
   );
@@ -128,14 +131,73 @@ describe('requests whose Host is a verified custom domain', () => {
     ]);
   });
 
-  it("serve the project's waitlist page, whose form posts there", async () => {
+  it('write canonical and feed links on the custom domain there, and on PUBLIC_BASE_URL on our own host', async () => {
+    const slug = ours.project.slug;
+    const headLinks = (html: string) => {
+      const doc = parseDocument(html);
+      const href = (rel: string, type?: string) =>
+        elements(doc, (element) => element.name === 'link' && element.attribs.rel === rel && (!type || element.attribs.type === type)).map(
+          (element) => element.attribs.href,
+        );
+      return {
+        canonical: href('canonical'),
+        feeds: [
+          href('alternate', 'application/rss+xml'),
+          href('alternate', 'application/atom+xml'),
+          href('alternate', 'application/feed+json'),
+        ],
+      };
+    };
+    const selfLinks = async (get: (path: string) => Promise<{ text: string; body: { feed_url?: string } }>, folder: string) => [
+      /<atom:link href="([^"]+)" rel="self"/.exec((await get(`${folder}/rss.xml`)).text)?.[1],
+      /<link rel="self" href="([^"]+)"/.exec((await get(`${folder}/atom.xml`)).text)?.[1],
+      (await get(`${folder}/feed.json`)).body.feed_url,
+    ];
+
+    const site = `https://${HOST}`;
+    const onDomain = (path: string) => host.get(path).expect(200);
+    expect(headLinks((await onDomain('/')).text)).toEqual({
+      canonical: [`${site}/`],
+      feeds: [[`${site}/rss.xml`], [`${site}/atom.xml`], [`${site}/feed.json`]],
+    });
+    expect(headLinks((await onDomain(`/${entryId}`)).text).canonical).toEqual([`${site}/${entryId}`]);
+    // Also at the project's own paths, when they are read on the domain.
+    expect(headLinks((await onDomain(`/changelog/${slug}/${entryId}`)).text).canonical).toEqual([`${site}/${entryId}`]);
+    expect(await selfLinks(onDomain, '')).toEqual([`${site}/rss.xml`, `${site}/atom.xml`, `${site}/feed.json`]);
+    expect(await selfLinks(onDomain, `/public/changelog/${slug}`)).toEqual([`${site}/rss.xml`, `${site}/atom.xml`, `${site}/feed.json`]);
+    expect((await onDomain('/feed.json')).body.items[0].url).toBe(`${site}/${entryId}`);
+
+    const base = t.config.publicBaseUrl;
+    const onOurs = (path: string) => on('127.0.0.1').get(path).expect(200);
+    const folder = `${base}/public/changelog/${slug}`;
+    expect(headLinks((await onOurs(`/changelog/${slug}`)).text)).toEqual({
+      canonical: [`${base}/changelog/${slug}`],
+      feeds: [[`${folder}/rss.xml`], [`${folder}/atom.xml`], [`${folder}/feed.json`]],
+    });
+    expect(headLinks((await onOurs(`/changelog/${slug}/${entryId}`)).text).canonical).toEqual([`${base}/changelog/${slug}/${entryId}`]);
+    expect(await selfLinks(onOurs, `/public/changelog/${slug}`)).toEqual([
+      `${folder}/rss.xml`,
+      `${folder}/atom.xml`,
+      `${folder}/feed.json`,
+    ]);
+  });
+
+  it("serve the project's waitlist page, whose form posts there, with its canonical and referral links on the domain", async () => {
     const form = await host.get(`/w/${ours.project.slug}`).expect(200);
     expect(form.text).toContain('Join the waitlist for Acme.');
     const action = /<form method="post" action="([^"]+)">/.exec(form.text)?.[1] ?? '';
     const target = new URL(action, `https://${HOST}/w/${ours.project.slug}`);
     expect(target.pathname).toBe(`/w/${ours.project.slug}`);
+    const canonical = (html: string) => /<link rel="canonical" href="([^"]+)">/.exec(html)?.[1];
+    expect(canonical(form.text)).toBe(`https://${HOST}/w/${ours.project.slug}`);
+    const ownHost = await on('127.0.0.1').get(`/w/${ours.project.slug}?ref=ABCD2345`).expect(200);
+    expect(canonical(ownHost.text)).toBe(`${t.config.publicBaseUrl}/w/${ours.project.slug}`);
     const joined = await host.post(target.pathname).type('form').send('email=ada@example.com').expect(201);
     expect(joined.text).toContain('position <strong id="position">1</strong>');
+    // The link to share leads back to the domain the person joined on.
+    const [signup] = await signupRows(t, ours.project.id);
+    const shared = /<a id="referral-link" href="([^"]+)">/.exec(joined.text)?.[1];
+    expect(shared).toBe(`https://${HOST}/w/${ours.project.slug}?ref=${signup.referralCode}`);
     expect((await signupRows(t, ours.project.id)).map((row) => row.email)).toEqual(['ada@example.com']);
   });
 

@@ -47,6 +47,9 @@ describe('a verified custom domain in a real browser', () => {
       verifiedAt: now,
       lastCheckedAt: now,
       lastCheckError: null,
+      nextCheckAt: null,
+      failingSince: null,
+      pendingSince: now,
       createdAt: now,
     });
     const context = await browser.newContext();

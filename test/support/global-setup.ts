@@ -1,11 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ENTITIES } from '../../src/entities';
-import { createDataSource, runMigrations } from '../../src/infra/database/data-source';
-import { startEmbeddedPostgres } from '../../src/infra/database/embedded-postgres';
+import { join, relative } from 'node:path';
 import { startBackgroundBuild } from './server-process';
-import { databaseUrl, withAdminClient } from './test-database';
 
 /**
  * Migrates a template once for this run, so each e2e file starts from a copy instead of an empty
@@ -20,9 +15,31 @@ export default async function globalSetup(): Promise<void> {
   const build = join(__dirname, '..', '..', '.test-build', randomBytes(5).toString('hex'));
   process.env.LAUNCH_TEST_BUILD_DIR = build;
   process.env.LAUNCH_TEST_BUILD_PID = String(startBackgroundBuild(build));
-  if (base) await migratePostgresTemplate(base);
-  else await migrateEmbeddedTemplate();
+  progress(`compiling the service in the background (${relative(process.cwd(), build)}) for the suites that start it as a process`);
+  // Required here rather than imported, so the line above shows before jest compiles the service's modules.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const template = await step(
+    'loading the entities and migrations',
+    async () => require('./template-setup') as typeof import('./template-setup'),
+  );
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  if (base) await step('migrating a template database on DATABASE_URL', () => template.migratePostgresTemplate(base));
+  else await step('migrating an embedded template database (no DATABASE_URL)', () => template.migrateEmbeddedTemplate());
   forgetEntityMetadata();
+}
+
+/** A line on stderr: the set-up is otherwise silent for its first seconds. */
+function progress(line: string): void {
+  process.stderr.write(`test setup: ${line}\n`);
+}
+
+/** Says what the set-up is doing, then how long it took. */
+async function step<T>(what: string, work: () => Promise<T>): Promise<T> {
+  progress(`${what}…`);
+  const started = Date.now();
+  const result = await work();
+  progress(`${what}: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return result;
 }
 
 /**
@@ -33,34 +50,4 @@ export default async function globalSetup(): Promise<void> {
  */
 function forgetEntityMetadata(): void {
   delete (globalThis as { typeormMetadataArgsStorage?: unknown }).typeormMetadataArgsStorage;
-}
-
-async function migratePostgresTemplate(base: string): Promise<void> {
-  const template = `launch_tpl_${randomBytes(5).toString('hex')}`;
-  process.env.LAUNCH_TEST_TEMPLATE = template;
-  await withAdminClient(base, (client) => client.query(`CREATE DATABASE ${template}`));
-  await migrate(databaseUrl(base, template));
-}
-
-async function migrateEmbeddedTemplate(): Promise<void> {
-  const embedded = await startEmbeddedPostgres({ dataDir: 'memory' });
-  try {
-    await migrate(embedded.url);
-    const path = join(tmpdir(), `launch-template-${randomBytes(5).toString('hex')}.tar`);
-    await embedded.saveTo(path);
-    process.env.LAUNCH_TEST_EMBEDDED_TEMPLATE = path;
-  } finally {
-    await embedded.stop();
-  }
-}
-
-async function migrate(url: string): Promise<void> {
-  const dataSource = createDataSource(url, ENTITIES);
-  await dataSource.initialize();
-  try {
-    await runMigrations(dataSource);
-  } finally {
-    // A template must have no open connections when it is copied.
-    await dataSource.destroy();
-  }
 }

@@ -10,7 +10,8 @@ import type { PublicEntryRow, PublicLabel } from './public-changelog.queries';
  * The hosted changelog's pages (issue 9 item 6): the list at `{base_url}/changelog/{slug}` and
  * each entry at `{base_url}/changelog/{slug}/{entry_id}` (its public_url). Links between them are
  * relative, like the waitlist's pages, so the pages work on whatever address the service is
- * reached at; the feeds and the canonical link are absolute (readers keep them).
+ * reached at; the feeds and the canonical link are absolute (readers keep them), on PUBLIC_BASE_URL
+ * or, when the page is served on a verified custom domain, on that domain (public-links.ts).
  */
 
 const CATEGORY_NAMES: Record<EntryCategory, string> = {

@@ -1,6 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/http/api-docs';
+import { CustomDomainHost } from '../../common/http/custom-domain-host';
 import { PathId, PathParam } from '../../common/http/path-param';
 import type { RawReply } from '../../common/http/reply';
 import { ApiSlugRedirect } from '../../common/http/permanent-redirect';
@@ -44,8 +45,9 @@ export class HostedChangelogController {
     slug: string,
     @Query('label') label: unknown,
     @Query('q') q: unknown,
+    @CustomDomainHost() customDomain: string | null,
   ): Promise<RawReply> {
-    return this.hosted.showChangelogPage(slug, label, q);
+    return this.hosted.showChangelogPage(slug, label, q, customDomain);
   }
 
   @Get(':project_slug/:entry_id')
@@ -61,7 +63,8 @@ export class HostedChangelogController {
     @PathParam('project_slug', PROJECT_SLUG_PARAM, { notFoundPage: changelogNotFoundPage })
     slug: string,
     @PathId('entry_id', 'ce', { notFoundPage: changelogNotFoundPage }) entryId: string,
+    @CustomDomainHost() customDomain: string | null,
   ): Promise<RawReply> {
-    return this.hosted.showEntryPage(slug, entryId);
+    return this.hosted.showEntryPage(slug, entryId, customDomain);
   }
 }

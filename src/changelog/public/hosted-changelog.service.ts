@@ -35,7 +35,8 @@ export class HostedChangelogService {
     private readonly slugs: ProjectSlugsService,
   ) {}
 
-  async showChangelogPage(slug: string, rawLabel: unknown, rawQ: unknown): Promise<RawReply> {
+  /** `customDomain`: the verified custom domain the page is served on, which its canonical and feed links then use. */
+  async showChangelogPage(slug: string, rawLabel: unknown, rawQ: unknown, customDomain: string | null = null): Promise<RawReply> {
     if (!isValidSlug(slug)) return changelogNotFoundPage();
     const label = queryText(rawLabel, (text) => SLUG_PATTERN.test(text));
     const q = queryText(rawQ, (text) => codePointLength(text) <= PUBLIC_QUERY_MAX && !text.includes('\u0000'));
@@ -55,17 +56,18 @@ export class HostedChangelogService {
       labels,
       q,
       label,
-      links: publicLinks(this.config, project.slug),
+      links: publicLinks(this.config, project.slug, customDomain),
     });
   }
 
-  async showEntryPage(slug: string, entryId: string): Promise<RawReply> {
+  async showEntryPage(slug: string, entryId: string, customDomain: string | null = null): Promise<RawReply> {
     if (!isValidSlug(slug) || !isId('ce', entryId)) return changelogNotFoundPage();
     const changelog = await readPublicChangelog(this.db.manager, slug, { now: this.clock.now(), limit: 1, entryId });
     if (!changelog) return this.notFoundUnlessRenamed(slug);
     const entry = changelog.entries[0];
     if (!entry) return changelogNotFoundPage();
-    return changelogEntryPage(changelog.project.name, changelog.project.slug, entry, publicLinks(this.config, changelog.project.slug));
+    const links = publicLinks(this.config, changelog.project.slug, customDomain);
+    return changelogEntryPage(changelog.project.name, changelog.project.slug, entry, links);
   }
 
   /** A renamed project's old slug redirects (308) to the same page under the current one. */

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
+import { CustomDomainHost } from '../../common/http/custom-domain-host';
 import { PathId, PathParam } from '../../common/http/path-param';
 import type { RawReply } from '../../common/http/reply';
 import { ApiSlugRedirect } from '../../common/http/permanent-redirect';
@@ -62,8 +63,11 @@ export class PublicChangelogController {
   @ApiResponse(feed('application/rss+xml', 'RSS 2.0'))
   @ApiResponse(NOT_MODIFIED)
   @ApiErrors('NOT_FOUND')
-  getRssFeed(@PathParam('project_slug', PROJECT_SLUG_PARAM) slug: string): Promise<RawReply> {
-    return this.publicChangelog.getFeed(slug, 'rss');
+  getRssFeed(
+    @PathParam('project_slug', PROJECT_SLUG_PARAM) slug: string,
+    @CustomDomainHost() customDomain: string | null,
+  ): Promise<RawReply> {
+    return this.publicChangelog.getFeed(slug, 'rss', customDomain);
   }
 
   @Get(':project_slug/atom.xml')
@@ -75,8 +79,11 @@ export class PublicChangelogController {
   @ApiResponse(feed('application/atom+xml', 'Atom 1.0'))
   @ApiResponse(NOT_MODIFIED)
   @ApiErrors('NOT_FOUND')
-  getAtomFeed(@PathParam('project_slug', PROJECT_SLUG_PARAM) slug: string): Promise<RawReply> {
-    return this.publicChangelog.getFeed(slug, 'atom');
+  getAtomFeed(
+    @PathParam('project_slug', PROJECT_SLUG_PARAM) slug: string,
+    @CustomDomainHost() customDomain: string | null,
+  ): Promise<RawReply> {
+    return this.publicChangelog.getFeed(slug, 'atom', customDomain);
   }
 
   @Get(':project_slug/feed.json')
@@ -88,8 +95,11 @@ export class PublicChangelogController {
   @ApiResponse(feed('application/feed+json', 'JSON Feed'))
   @ApiResponse(NOT_MODIFIED)
   @ApiErrors('NOT_FOUND')
-  getJsonFeed(@PathParam('project_slug', PROJECT_SLUG_PARAM) slug: string): Promise<RawReply> {
-    return this.publicChangelog.getFeed(slug, 'json');
+  getJsonFeed(
+    @PathParam('project_slug', PROJECT_SLUG_PARAM) slug: string,
+    @CustomDomainHost() customDomain: string | null,
+  ): Promise<RawReply> {
+    return this.publicChangelog.getFeed(slug, 'json', customDomain);
   }
 
   @Post(':project_slug/seen')

@@ -42,9 +42,10 @@ export class PublicChangelogService {
     return cacheableReply(JSON.stringify({ data, error: null }), 'application/json; charset=utf-8', { cors: true });
   }
 
-  async getFeed(slug: string, format: FeedFormat): Promise<RawReply> {
+  /** `customDomain`: the verified custom domain it is read on, which its links then use. */
+  async getFeed(slug: string, format: FeedFormat, customDomain: string | null = null): Promise<RawReply> {
     const changelog = await this.read(slug, { limit: PUBLIC_DEFAULT_LIMIT });
-    const feed = renderFeed(changelog, publicLinks(this.config, changelog.project.slug), format);
+    const feed = renderFeed(changelog, publicLinks(this.config, changelog.project.slug, customDomain), format);
     return cacheableReply(feed, FEED_FORMATS[format].contentType, { cors: true });
   }
 

@@ -28,7 +28,8 @@ export const STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE, 'utf8'
 const LAYOUT = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,"><title>{{title}}</title><style>${STYLE}</style>
-{{#scripts}}<script src="{{.}}" async defer></script>
+{{#canonical}}<link rel="canonical" href="{{canonical}}">
+{{/canonical}}{{#scripts}}<script src="{{.}}" async defer></script>
 {{/scripts}}</head>
 <body><main>
 <h1>{{title}}</h1>
@@ -42,6 +43,8 @@ export interface PageOptions {
   widgetOrigins?: readonly string[];
   /** Script URLs to load; each must be on one of `widgetOrigins`. */
   scripts?: readonly string[];
+  /** The page's own absolute address, for `<link rel="canonical">` (a public page that may be reached at several). */
+  canonical?: string;
 }
 
 /**
@@ -75,8 +78,8 @@ export function escapeHtml(value: unknown): string {
 }
 
 /** The page's HTML: `content` is a Mustache template rendered with `view` inside the layout. */
-export function renderHtml(title: string, content: string, view: object, scripts: readonly string[] = []): string {
-  return render(LAYOUT, { ...view, title, scripts }, { content }, { escape: escapeHtml });
+export function renderHtml(title: string, content: string, view: object, scripts: readonly string[] = [], canonical?: string): string {
+  return render(LAYOUT, { ...view, title, scripts, canonical: canonical ?? null }, { content }, { escape: escapeHtml });
 }
 
 /**
@@ -84,9 +87,14 @@ export function renderHtml(title: string, content: string, view: object, scripts
  * link), so no cache keeps them, and the Referer of a link followed from one leaves nothing behind.
  */
 export function htmlPage(title: string, content: string, view: object = {}, options: PageOptions = {}): RawReply {
-  return new RawReply(renderHtml(title, content, view, options.scripts), 'text/html; charset=utf-8', options.status ?? 200, {
-    'Content-Security-Policy': pageContentSecurityPolicy(options.widgetOrigins),
-    'Cache-Control': 'no-store',
-    'Referrer-Policy': 'no-referrer',
-  });
+  return new RawReply(
+    renderHtml(title, content, view, options.scripts, options.canonical),
+    'text/html; charset=utf-8',
+    options.status ?? 200,
+    {
+      'Content-Security-Policy': pageContentSecurityPolicy(options.widgetOrigins),
+      'Cache-Control': 'no-store',
+      'Referrer-Policy': 'no-referrer',
+    },
+  );
 }

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { claimExpiresAt } from '../domain-claims';
+import { claimExpiresAt, servingEndsAt } from '../domain-claims';
 import { CustomDomainEntity } from '../entities/custom-domain.entity';
 import { verificationRecordName, verificationRecordValue } from '../hostnames';
 
@@ -30,12 +30,12 @@ export class CustomDomainDto {
   hostname: string;
 
   @ApiProperty({
-    enum: ['pending', 'verified'],
+    enum: ['pending', 'verified', 'failing'],
     example: 'pending',
     description:
-      'verified: the hostname serves the hosted changelog, its feeds and the waitlist page. pending: other projects may claim it too; the first to verify holds it.',
+      'verified: the hostname serves the hosted changelog, its feeds and the waitlist page; its TXT record is checked again daily. failing: verified, still serving, but the daily check found the TXT record gone (last_check_error says what was looked for); put it back, or it stops serving at expires_at. pending: other projects may claim it too; the first to verify holds it. A lookup that fails (a DNS timeout) changes no status.',
   })
-  status: 'pending' | 'verified';
+  status: 'pending' | 'verified' | 'failing';
 
   @ApiProperty({
     type: [DomainDnsRecordDto],
@@ -53,7 +53,7 @@ export class CustomDomainDto {
     nullable: true,
     example: '2026-11-27T09:58:00.000Z',
     description:
-      'Pending: when the claim lapses unverified (7 days after it was added); it then leaves the list and must be added again. Null once verified.',
+      'Pending: when the claim lapses unverified (7 days after it was added, or after the daily check stopped serving it); it then leaves the list and must be added again. Failing: when the hostname stops serving and becomes a pending claim again unless a check passes first (7 days after the TXT record was first found gone). Null while verified.',
   })
   expires_at: string | null;
 
@@ -77,7 +77,7 @@ export function toCustomDomainDto(row: CustomDomainEntity, cnameTarget: string):
   return {
     id: row.id,
     hostname: row.hostname,
-    status: row.verifiedAt ? 'verified' : 'pending',
+    status: row.verifiedAt ? (row.failingSince ? 'failing' : 'verified') : 'pending',
     dns_records: [
       {
         type: 'TXT',
@@ -88,11 +88,16 @@ export function toCustomDomainDto(row: CustomDomainEntity, cnameTarget: string):
       { type: 'CNAME', purpose: 'routing', name: row.hostname, value: cnameTarget },
     ],
     verified_at: row.verifiedAt?.toISOString() ?? null,
-    expires_at: row.verifiedAt ? null : claimExpiresAt(row.createdAt).toISOString(),
+    expires_at: expiresAt(row)?.toISOString() ?? null,
     last_checked_at: row.lastCheckedAt?.toISOString() ?? null,
     last_check_error: row.lastCheckError,
     created_at: row.createdAt.toISOString(),
   };
+}
+
+function expiresAt(row: CustomDomainEntity): Date | null {
+  if (!row.verifiedAt) return claimExpiresAt(row.pendingSince);
+  return row.failingSince ? servingEndsAt(row.failingSince) : null;
 }
 
 export class DeletedCustomDomainDto {

@@ -3,6 +3,7 @@ import { ProjectEntity } from '../../projects/entities/project.entity';
 
 export const UQ_CUSTOM_DOMAINS_VERIFIED_HOSTNAME = 'uq_custom_domains_verified_hostname';
 export const UQ_CUSTOM_DOMAINS_PROJECT_HOSTNAME = 'uq_custom_domains_project_hostname';
+export const IX_CUSTOM_DOMAINS_NEXT_CHECK = 'ix_custom_domains_next_check';
 
 /**
  * A project's claim on a hostname; once verified, the hostname serves the project's hosted pages.
@@ -13,6 +14,7 @@ export const UQ_CUSTOM_DOMAINS_PROJECT_HOSTNAME = 'uq_custom_domains_project_hos
 @Index('ix_custom_domains_project_id', ['projectId', 'id'])
 @Index(UQ_CUSTOM_DOMAINS_PROJECT_HOSTNAME, ['projectId', 'hostname'], { unique: true })
 @Index(UQ_CUSTOM_DOMAINS_VERIFIED_HOSTNAME, ['hostname'], { unique: true, where: 'verified_at IS NOT NULL' })
+@Index(IX_CUSTOM_DOMAINS_NEXT_CHECK, ['nextCheckAt'], { where: 'next_check_at IS NOT NULL' })
 export class CustomDomainEntity {
   @PrimaryColumn({ type: 'varchar', length: 32 })
   id: string;
@@ -42,7 +44,24 @@ export class CustomDomainEntity {
   @Column({ type: 'varchar', length: 500, nullable: true })
   lastCheckError: string | null;
 
-  /** A pending claim lapses CLAIM_TTL_MS after this (domain-claims.ts). */
+  /**
+   * Verified hostnames only: when the daily re-check (domain-recheck.service.ts) looks at the TXT
+   * record again; null while pending.
+   */
+  @Column({ type: 'timestamptz', nullable: true })
+  nextCheckAt: Date | null;
+
+  /** Verified hostnames only: the first re-check of the current run that found the TXT record gone. */
+  @Column({ type: 'timestamptz', nullable: true })
+  failingSince: Date | null;
+
+  /**
+   * When the current claim began: when the hostname was added, or when the re-check stopped serving
+   * it. A pending claim lapses CLAIM_TTL_MS after this (domain-claims.ts).
+   */
+  @Column({ type: 'timestamptz' })
+  pendingSince: Date;
+
   @Column({ type: 'timestamptz' })
   createdAt: Date;
 }

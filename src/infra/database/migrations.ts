@@ -18,6 +18,7 @@ import { EncryptionKeyFingerprints1795794861982 } from './migrations/17957948619
 import { CustomDomainClaims1795795327476 } from './migrations/1795795327476-CustomDomainClaims';
 import { Revenue1795809988528 } from './migrations/1795809988528-Revenue';
 import { DeliveryAttempts1795820944326 } from './migrations/1795820944326-DeliveryAttempts';
+import { CustomDomainRecheck1795909216214 } from './migrations/1795909216214-CustomDomainRecheck';
 import { EngagementBuffer1795909525124 } from './migrations/1795909525124-EngagementBuffer';
 
 /** Every migration, oldest first. Generated with `npm run migration:generate -- <Name>`, read, then listed here. */
@@ -42,5 +43,6 @@ export const MIGRATIONS = [
   CustomDomainClaims1795795327476,
   Revenue1795809988528,
   DeliveryAttempts1795820944326,
+  CustomDomainRecheck1795909216214,
   EngagementBuffer1795909525124,
 ];

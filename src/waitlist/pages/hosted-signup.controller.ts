@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Ip, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/http/api-docs';
+import { CustomDomainHost } from '../../common/http/custom-domain-host';
 import { PathParam } from '../../common/http/path-param';
 import { RawReply } from '../../common/http/reply';
 import { ApiSlugRedirect } from '../../common/http/permanent-redirect';
@@ -31,8 +32,9 @@ export class HostedSignupController {
   showSignupForm(
     @PathParam('slug', PROJECT_SLUG_PARAM, { notFoundPage: unknownWaitlistPage }) slug: string,
     @Query('ref') ref: unknown,
+    @CustomDomainHost() customDomain: string | null,
   ): Promise<RawReply> {
-    return this.hosted.showSignupForm(slug, ref);
+    return this.hosted.showSignupForm(slug, ref, customDomain);
   }
 
   @Post(':slug')
@@ -77,7 +79,8 @@ export class HostedSignupController {
     @PathParam('slug', PROJECT_SLUG_PARAM, { notFoundPage: unknownWaitlistPage }) slug: string,
     @Body() form: SignupForm,
     @Ip() ip: string,
+    @CustomDomainHost() customDomain: string | null,
   ): Promise<RawReply> {
-    return this.hosted.submitSignupForm(slug, form ?? {}, ip ?? null);
+    return this.hosted.submitSignupForm(slug, form ?? {}, ip ?? null, customDomain);
   }
 }

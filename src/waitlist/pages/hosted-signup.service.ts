@@ -9,7 +9,7 @@ import { ProjectsService } from '../../projects/projects.service';
 import { ProjectSlugsService } from '../../projects/slug-history/project-slugs.service';
 import { isValidSlug } from '../../projects/slugs';
 import { CreateSignupDto } from '../dto/create-signup.dto';
-import { REFERRAL_CODE_PATTERN, normalizeReferralCode } from '../referral';
+import { REFERRAL_CODE_PATTERN, normalizeReferralCode, referralLink } from '../referral';
 import { SignupsService } from '../signups.service';
 import { TURNSTILE_FORM_FIELD, signupDonePage, signupFormPage, unknownWaitlistPage } from './waitlist-pages';
 
@@ -46,13 +46,14 @@ export class HostedSignupService {
     private readonly slugs: ProjectSlugsService,
   ) {}
 
-  async showSignupForm(slug: string, ref: unknown): Promise<RawReply> {
+  /** `customDomain`: the verified custom domain the page is served on, which its canonical link and the referral link then use. */
+  async showSignupForm(slug: string, ref: unknown, customDomain: string | null = null): Promise<RawReply> {
     const project = await this.projectAt(slug);
     if (!project) return unknownWaitlistPage();
-    return this.form(project, slug, { referrerCode: referrerCodeOf(ref) });
+    return this.form(project, slug, customDomain, { referrerCode: referrerCodeOf(ref) });
   }
 
-  async submitSignupForm(slug: string, form: SignupForm, ip: string | null): Promise<RawReply> {
+  async submitSignupForm(slug: string, form: SignupForm, ip: string | null, customDomain: string | null = null): Promise<RawReply> {
     const project = await this.projectAt(slug);
     if (!project) return unknownWaitlistPage();
     const referrerCode = referrerCodeOf(form.ref);
@@ -66,14 +67,17 @@ export class HostedSignupService {
     const [problem] = await validate(input, { whitelist: true, forbidNonWhitelisted: true });
     if (problem) {
       const message = FIELD_MESSAGES[problem.property] ?? `Check the ${problem.property} field.`;
-      return this.form(project, slug, { referrerCode, email, error: message, status: 400 });
+      return this.form(project, slug, customDomain, { referrerCode, email, error: message, status: 400 });
     }
     try {
       const result = await this.signups.createSignup(project, input, { kind: 'none', ip });
-      return signupDonePage({ projectName: project.name, position: result.position, referralLink: result.referral_link });
+      // Shared from the custom domain, the link leads back to it (the API's referral_link stays on PUBLIC_BASE_URL).
+      const link =
+        customDomain === null ? result.referral_link : referralLink(`https://${customDomain}`, project.slug, result.referral_code);
+      return signupDonePage({ projectName: project.name, position: result.position, referralLink: link });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      const page = this.form(project, slug, { referrerCode, email, error: error.message, status: error.status });
+      const page = this.form(project, slug, customDomain, { referrerCode, email, error: error.message, status: error.status });
       return new RawReply(page.body, page.contentType, page.status, { ...page.headers, ...error.headers });
     }
   }
@@ -89,9 +93,12 @@ export class HostedSignupService {
   private form(
     project: ProjectRef,
     slug: string,
+    customDomain: string | null,
     view: { referrerCode: string | null; email?: string; error?: string; status?: number },
   ): RawReply {
-    return signupFormPage({ projectName: project.name, slug, turnstileSiteKey: this.turnstileSiteKey(), ...view });
+    const origin = customDomain === null ? this.config.publicBaseUrl : `https://${customDomain}`;
+    const canonical = `${origin}/w/${project.slug}`;
+    return signupFormPage({ projectName: project.name, slug, turnstileSiteKey: this.turnstileSiteKey(), canonical, ...view });
   }
 
   // The widget only makes sense when tokens are checked; without a site key the form still posts

@@ -17,6 +17,7 @@ describe('waitlist pages', () => {
       email: `"><img src=x onerror=alert(1)>`,
       error: HOSTILE,
       turnstileSiteKey: null,
+      canonical: 'https://launch.test/w/acme',
     });
     const html = bodyOf(form);
     expect(html).not.toContain('<script>');
@@ -38,7 +39,13 @@ describe('waitlist pages', () => {
   });
 
   it('allow the bot-check widget only when it is on', () => {
-    const view = { projectName: 'Acme', slug: 'acme', referrerCode: null, turnstileSiteKey: 'site-key-1' };
+    const view = {
+      projectName: 'Acme',
+      slug: 'acme',
+      referrerCode: null,
+      turnstileSiteKey: 'site-key-1',
+      canonical: 'https://launch.test/w/acme',
+    };
     const page = signupFormPage(view);
     expect(bodyOf(page)).toContain('data-sitekey="site-key-1"');
     expect(page.headers['Content-Security-Policy']).toContain('script-src https://challenges.cloudflare.com');

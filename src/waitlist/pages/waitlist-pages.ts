@@ -57,6 +57,8 @@ export interface SignupFormView {
   status?: number;
   /** The bot-check site key, when the bot check is on. */
   turnstileSiteKey: string | null;
+  /** The page's address without the referral code: `{base_url}/w/{slug}`, or on the custom domain it is served on. */
+  canonical: string;
 }
 
 const SIGNUP_FORM = `<p>Join the waitlist for {{projectName}}.</p>
@@ -75,6 +77,7 @@ export function signupFormPage(view: SignupFormView): RawReply {
     status: view.status,
     widgetOrigins: widget ? [TURNSTILE_ORIGIN] : [],
     scripts: widget ? [TURNSTILE_SCRIPT] : [],
+    canonical: view.canonical,
   });
 }
 
