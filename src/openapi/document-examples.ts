@@ -130,3 +130,17 @@ export function addExamples(document: OpenAPIObject): string[] {
   document.components = { ...document.components, examples };
   return [...sampler.missing].sort();
 }
+
+/**
+ * Named request examples in the order they are written, not sorted (run after sortDocument): the
+ * first is the one Swagger UI shows and "Try it out" sends.
+ */
+export function orderRequestExamples(document: OpenAPIObject): void {
+  for (const operation of operationsOf(document)) {
+    const written = REQUEST_EXAMPLES[operation.operationId];
+    const media = operation.requestBody?.content?.['application/json'];
+    if (!written || !media?.examples) continue;
+    const examples = media.examples;
+    media.examples = Object.fromEntries(Object.keys(written).map((name) => [name, examples[name]]));
+  }
+}

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { requestOrigin } from '../common/http/request-origin';
 import { SECURITY_SCHEMES } from '../common/http/route-policy';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { addExamples } from './document-examples';
+import { addExamples, orderRequestExamples } from './document-examples';
 import {
   closeRequestSchemas,
   describeErrorCodes,
@@ -114,6 +114,7 @@ export function buildOpenApiDocument(app: INestApplication, options: BuildOption
   const missing = addExamples(document);
   if (options.strict && missing.length) throw new Error(`OpenAPI: add an example to the @ApiProperty of ${missing.join(', ')}`);
   const sorted = sortDocument(document) as OpenAPIObject;
+  orderRequestExamples(sorted);
   sorted.components!.securitySchemes = Object.fromEntries(
     Object.entries(SECURITY_SCHEME_DOCS).map(([name, scheme]) => [name, sortDocument(scheme)]),
   ) as typeof SECURITY_SCHEME_DOCS;

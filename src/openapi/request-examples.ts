@@ -5,7 +5,8 @@
  * project does not have. An operation with modes gets one named example per mode, which Swagger UI
  * offers in a drop-down. test/openapi/request-examples.e2e-spec.ts runs every one of them.
  *
- * Times lie years ahead, so that an example that must name a future time stays valid.
+ * The first example of an operation is the one Swagger UI shows, so it runs on a new project; times
+ * lie years ahead, so that an example that must name a future time stays valid.
  */
 
 export interface NamedRequestExample {
@@ -21,7 +22,6 @@ const ENTRY_TEXT = {
   body_markdown: 'You can now **export** any report as PDF.',
   category: 'feature',
   version: '2.4.0',
-  labels: ['export'],
 };
 
 const NOTIFICATION_TEXT = {
@@ -59,8 +59,8 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, NamedRequestExample
       },
     },
     draft: {
-      summary: 'Save a draft, to publish later',
-      value: { ...ENTRY_TEXT, status: 'draft' },
+      summary: 'Save a draft with a label (create the label first: POST /v1/changelog/labels)',
+      value: { ...ENTRY_TEXT, labels: ['export'], status: 'draft' },
     },
     scheduled: {
       summary: 'Schedule publication',

@@ -19,7 +19,10 @@ export class StripeFakes {
     const billing = await FakeStripe.start();
     const reads = await FakeStripeReads.start();
     const server = createServer((req, res) => {
-      const target = new URL(req.url ?? '/', req.headers.authorization === `Bearer ${FAKE_STRIPE_SECRETS.STRIPE_SECRET_KEY}` ? billing.url : reads.url);
+      const target = new URL(
+        req.url ?? '/',
+        req.headers.authorization === `Bearer ${FAKE_STRIPE_SECRETS.STRIPE_SECRET_KEY}` ? billing.url : reads.url,
+      );
       const forwarded = request(target, { method: req.method, headers: req.headers }, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
