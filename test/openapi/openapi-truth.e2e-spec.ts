@@ -22,7 +22,8 @@ function examples(): { where: string; value: unknown }[] {
   const walk = (node: unknown, where: string): void => {
     if (!node || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
-      if (key === 'example') found.push({ where, value });
+      // `example`, and the value of each named example (`examples: {name: {summary, value}}`).
+      if (key === 'example' || (key === 'value' && where.includes('/examples/'))) found.push({ where, value });
       else walk(value, `${where}/${key}`);
     }
   };
