@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { ProjectsService } from '../../src/projects/projects.service';
 import { OPENAPI_PATH } from '../../src/openapi/generate-openapi';
-import { provisionOwner } from '../support/dashboard-owner';
+import { ProjectsService } from '../../src/projects/projects.service';
+import { WebhookHostResolver } from '../../src/webhooks/url-policy/host-resolver';
+import { type DashboardOwner, provisionOwner } from '../support/dashboard-owner';
 import { TestIdentityProvider } from '../support/identity-provider';
 import { TestApp } from '../support/test-app';
-import { WebhookHostResolver } from '../../src/webhooks/url-policy/host-resolver';
 import { EXAMPLE_PROCESSOR_KEY, type ExampleContext, NOT_RUNNABLE, REQUEST_EXAMPLE_FIXTURES } from './request-example-fixtures';
 import { StripeFakes } from './stripe-fakes';
 
@@ -60,6 +60,29 @@ function schemeOf(operation: Json): string | null {
   return schemes.includes('secret_key') ? 'secret_key' : schemes[0];
 }
 
+/** The path with its parameters filled in, and the required query parameters, from the fixture's values. */
+function urlOf(example: ExampleCase, values: Record<string, string>): string {
+  const operationId = example.operation.operationId as string;
+  const path = example.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
+    if (values[name] === undefined) throw new Error(`${operationId}: the fixture gives no path parameter ${name}`);
+    return encodeURIComponent(values[name]);
+  });
+  const query = ((example.operation.parameters ?? []) as Json[]).filter((parameter) => parameter.in === 'query' && parameter.required);
+  if (query.length === 0) return path;
+  return `${path}?${new URLSearchParams(query.map((parameter): [string, string] => [parameter.name, values[parameter.name]])).toString()}`;
+}
+
+/** The bearer token the operation's security names, and X-Service-Project where it is a parameter. */
+function headersOf(example: ExampleCase, owner: DashboardOwner, token: string | undefined): Record<string, string> {
+  const scheme = schemeOf(example.operation);
+  const keys: Record<string, string> = { secret_key: owner.secretKey, publishable_key: owner.publishableKey, dashboard_jwt: owner.token };
+  const bearer = token ?? (scheme ? keys[scheme] : undefined);
+  const headers: Record<string, string> = bearer ? { Authorization: `Bearer ${bearer}` } : {};
+  const parameters = (example.operation.parameters ?? []) as Json[];
+  if (parameters.some((parameter) => parameter.name === 'X-Service-Project')) headers['X-Service-Project'] = owner.projectId;
+  return headers;
+}
+
 describe('request body examples in openapi/openapi.json', () => {
   let idp: TestIdentityProvider;
   let stripe: StripeFakes;
@@ -74,8 +97,10 @@ describe('request body examples in openapi/openapi.json', () => {
       // The operator settings the examples assume: a dashboard at https://app.example.com, custom domains on.
       env: idp.env({ ...stripe.env(), DASHBOARD_ORIGINS: 'https://app.example.com', CUSTOM_DOMAIN_CNAME_TARGET: 'domains.launch.test' }),
     });
-    // No DNS in tests: every webhook host resolves to a public address, as example.com does.
-    jest.spyOn(t.get(WebhookHostResolver), 'resolve').mockImplementation(async () => ['93.184.215.14']);
+    // No DNS in tests: the names that resolve to public addresses on the internet do so here, others not
+    // (a webhook example at hooks.example.com would be refused by any server).
+    const publicNames: Record<string, string[]> = { 'example.com': ['93.184.215.14'] };
+    jest.spyOn(t.get(WebhookHostResolver), 'resolve').mockImplementation(async (hostname) => publicNames[hostname] ?? []);
   });
   afterAll(async () => {
     await t?.close();
@@ -102,24 +127,10 @@ describe('request body examples in openapi/openapi.json', () => {
       const context: ExampleContext = { t, owner, idp, example: example.name };
       const values: Record<string, string> = { ...(await fixture.prepare?.(context)) };
 
-      let url = example.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
-        if (values[name] === undefined) throw new Error(`${operationId}: the fixture gives no path parameter ${name}`);
-        return encodeURIComponent(values[name]);
-      });
-      const query = ((example.operation.parameters ?? []) as Json[]).filter((parameter) => parameter.in === 'query' && parameter.required);
-      if (query.length) {
-        url += `?${new URLSearchParams(query.map((parameter): [string, string] => [parameter.name, values[parameter.name]])).toString()}`;
-      }
-
-      const scheme = schemeOf(example.operation);
-      const token =
-        fixture.token?.(context) ??
-        { secret_key: owner.secretKey, publishable_key: owner.publishableKey, dashboard_jwt: owner.token }[scheme ?? ''];
-      const client = scheme && token ? t.api.as(token) : t.api;
-      let request = client[example.method as 'post'](url).type(example.mediaType);
-      const needsProject = ((example.operation.parameters ?? []) as Json[]).some((parameter) => parameter.name === 'X-Service-Project');
-      if (needsProject) request = request.set('X-Service-Project', owner.projectId);
-      const res = await request.send(encodeBody(example.mediaType, example.value));
+      const res = await t.api[example.method as 'post'](urlOf(example, values))
+        .set(headersOf(example, owner, fixture.token?.(context)))
+        .type(example.mediaType)
+        .send(encodeBody(example.mediaType, example.value));
 
       const documented = Object.keys(example.operation.responses).filter((status) => status.startsWith('2'));
       expect({ status: res.status, body: res.status >= 300 ? res.body : 'ok' }).toEqual({
