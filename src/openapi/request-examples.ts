@@ -96,6 +96,15 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, NamedRequestExample
         action_url: '/reports/42',
       },
     },
+    contacts: {
+      summary: 'To the contacts that match a filter (paying users who agreed to product updates)',
+      value: {
+        contacts: { stage: 'user', consent: 'product_updates', paying: true },
+        title: 'New: PDF export',
+        body: 'Any report can now be exported as PDF.',
+        action_url: '/reports',
+      },
+    },
     all: {
       // No `send_at`: it must lie within 60 days, which no fixed time does for long.
       summary: 'To every user (a broadcast)',
@@ -131,6 +140,16 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, NamedRequestExample
     own_page: {
       summary: 'A page of your own (on a DASHBOARD_ORIGINS origin, here https://app.example.com)',
       value: { return_url: 'https://app.example.com/billing' },
+    },
+  },
+  previewAudience: {
+    users: {
+      summary: 'Several users, by id and by email',
+      value: { user_ids: ['user_1', 'user_2'], emails: ['ada@example.com'] },
+    },
+    contacts: {
+      summary: 'The contacts that match a filter',
+      value: { contacts: { stage: 'user', consent: 'product_updates', detail: ['plan=pro'], paying: true } },
     },
   },
   inviteSignups: {

@@ -1,4 +1,5 @@
 import { BillingAccountEntity } from '../../src/billing/entities/billing-account.entity';
+import { newId } from '../../src/common/ids/ids';
 import { ProjectEntity } from '../../src/projects/entities/project.entity';
 import type { PlanName } from '../../src/projects/plans';
 import { mailsOf, subscriberLinkIn, tokenOf } from '../changelog/subscribers-test-helpers';
@@ -91,6 +92,15 @@ async function billingAccount(context: ExampleContext): Promise<void> {
   });
 }
 
+/** A paying user who agreed to product updates, as the contacts sync writes one. */
+async function payingContact(context: ExampleContext): Promise<void> {
+  await context.t.db.manager.query(
+    `INSERT INTO contacts (id, project_id, email, user_id, stage, consents, details, paying, created_at, updated_at)
+     VALUES ($1, $2, 'ada@example.com', 'user_42', 'user', $3::jsonb, '{"plan": "pro"}'::jsonb, true, now(), now())`,
+    [newId('ct'), projectId(context), JSON.stringify({ product_updates: { status: 'granted', updated_at: '2026-01-05T10:00:00Z' } })],
+  );
+}
+
 /** One row per operation whose request body has an example. */
 export const REQUEST_EXAMPLE_FIXTURES: Record<string, ExampleFixture> = {
   recordPageSeen: { prepare: slug },
@@ -126,7 +136,7 @@ export const REQUEST_EXAMPLE_FIXTURES: Record<string, ExampleFixture> = {
   updateProject: { prepare: async (context) => ({ id: projectId(context) }) },
   connectDashboardProcessor: {},
   createFeedback: {},
-  createNotification: {},
+  createNotification: { prepare: async (context) => (context.example === 'contacts' ? payingContact(context) : undefined) },
   previewAudience: {},
   markAllRead: {},
   updateNotificationSettings: {},
