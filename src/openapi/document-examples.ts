@@ -2,6 +2,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { ERRORS } from '../common/errors/error-catalog';
 import { errorCodesOf, operationsOf } from './document-shape';
 import { errorExample } from './error-examples';
+import { REQUEST_EXAMPLES } from './request-examples';
 
 /**
  * Examples on every request and response body, so Swagger UI and generated clients show real values
@@ -96,9 +97,14 @@ export function addExamples(document: OpenAPIObject): string[] {
   const schemas = (document.components?.schemas ?? {}) as Record<string, Node>;
   const sampler = new Sampler(schemas);
   const examples: Record<string, object> = {};
+  const unused = new Set(Object.keys(REQUEST_EXAMPLES));
   for (const operation of operationsOf(document)) {
     for (const [mediaType, media] of Object.entries(operation.requestBody?.content ?? {})) {
-      if (media.schema && media.example === undefined && (isJson(mediaType) || mediaType.endsWith('x-www-form-urlencoded'))) {
+      const written = isJson(mediaType) ? REQUEST_EXAMPLES[operation.operationId] : undefined;
+      if (written) {
+        unused.delete(operation.operationId);
+        media.examples = structuredClone(written);
+      } else if (media.schema && media.example === undefined && (isJson(mediaType) || mediaType.endsWith('x-www-form-urlencoded'))) {
         media.example = sampler.sample(media.schema, `${operation.operationId} request`);
       }
     }
@@ -120,6 +126,21 @@ export function addExamples(document: OpenAPIObject): string[] {
       }
     }
   }
+  if (unused.size) throw new Error(`OpenAPI: request examples for unknown operations: ${[...unused].join(', ')}`);
   document.components = { ...document.components, examples };
   return [...sampler.missing].sort();
+}
+
+/**
+ * Named request examples in the order they are written, not sorted (run after sortDocument): the
+ * first is the one Swagger UI shows and "Try it out" sends.
+ */
+export function orderRequestExamples(document: OpenAPIObject): void {
+  for (const operation of operationsOf(document)) {
+    const written = REQUEST_EXAMPLES[operation.operationId];
+    const media = operation.requestBody?.content?.['application/json'];
+    if (!written || !media?.examples) continue;
+    const examples = media.examples;
+    media.examples = Object.fromEntries(Object.keys(written).map((name) => [name, examples[name]]));
+  }
 }

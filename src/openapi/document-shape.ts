@@ -19,7 +19,7 @@ export interface Operation {
   tags?: string[];
   security?: Record<string, string[]>[];
   parameters?: { name: string; in: string }[];
-  requestBody?: { content?: Record<string, { schema?: Node; example?: unknown }> };
+  requestBody?: { content?: Record<string, { schema?: Node; example?: unknown; examples?: Record<string, unknown> }> };
   responses: Record<string, Response>;
   [extension: `x-${string}`]: unknown;
 }

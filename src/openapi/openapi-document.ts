@@ -1,8 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { requestOrigin } from '../common/http/request-origin';
 import { SECURITY_SCHEMES } from '../common/http/route-policy';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { addExamples } from './document-examples';
+import { addExamples, orderRequestExamples } from './document-examples';
 import {
   closeRequestSchemas,
   describeErrorCodes,
@@ -16,6 +18,8 @@ import {
 } from './document-shape';
 
 export const API_VERSION = '0.1.0';
+/** The document's title, and the title of the /docs page. */
+export const API_REFERENCE_TITLE = 'Launch Service API';
 
 const DESCRIPTION = [
   'One API for a product launch: changelog, waitlist, feedback, in-app notifications, webhooks and contacts.',
@@ -91,7 +95,7 @@ const SECURITY_SCHEME_DOCS = {
 
 export function buildOpenApiDocument(app: INestApplication, options: BuildOptions = {}): OpenAPIObject {
   const builder = new DocumentBuilder()
-    .setTitle('Launch Service API')
+    .setTitle(API_REFERENCE_TITLE)
     .setDescription(DESCRIPTION)
     .setVersion(API_VERSION)
     .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')
@@ -110,17 +114,34 @@ export function buildOpenApiDocument(app: INestApplication, options: BuildOption
   const missing = addExamples(document);
   if (options.strict && missing.length) throw new Error(`OpenAPI: add an example to the @ApiProperty of ${missing.join(', ')}`);
   const sorted = sortDocument(document) as OpenAPIObject;
+  orderRequestExamples(sorted);
   sorted.components!.securitySchemes = Object.fromEntries(
     Object.entries(SECURITY_SCHEME_DOCS).map(([name, scheme]) => [name, sortDocument(scheme)]),
   ) as typeof SECURITY_SCHEME_DOCS;
   return sorted;
 }
 
+/**
+ * The servers a served document names: the origin the request came to first (so "Try it out"
+ * calls the host the page was opened on, whatever name or proxy led there), then the configured
+ * PUBLIC_BASE_URL when it is another.
+ */
+export function serversFor(req: Request, configured: string | undefined): { url: string }[] {
+  const urls = [requestOrigin(req), configured].filter((url): url is string => Boolean(url));
+  return [...new Set(urls)].map((url) => ({ url }));
+}
+
 /** Swagger UI at /docs, the document at /openapi.json and /openapi.yaml; authorisation survives a reload. */
 export function serveOpenApi(app: INestApplication, document: OpenAPIObject): void {
+  const configured = document.servers?.[0]?.url;
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',
+    customSiteTitle: API_REFERENCE_TITLE,
     swaggerOptions: { persistAuthorization: true },
+    patchDocumentOnRequest: <TRequest, TResponse>(req: TRequest, res: TResponse, served: OpenAPIObject) => {
+      (res as Response).vary('Host').vary('X-Forwarded-Host').vary('X-Forwarded-Proto');
+      return { ...served, servers: serversFor(req as Request, configured) };
+    },
   });
 }

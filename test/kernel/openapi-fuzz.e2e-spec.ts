@@ -114,7 +114,9 @@ function bodyOf(operation: Json): { contentType: string; schema: Json; example: 
   const content = (operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
   if (!content) return null;
   const [contentType, media] = Object.entries(content)[0];
-  return { contentType, schema: resolve(media.schema as Json), example: (media.example ?? {}) as Json };
+  // An operation with modes documents named examples; the first is the one Swagger UI shows.
+  const named = Object.values((media.examples ?? {}) as Record<string, Json>)[0]?.value;
+  return { contentType, schema: resolve(media.schema as Json), example: (media.example ?? named ?? {}) as Json };
 }
 
 /** The example's required fields: a body the DTO accepts, to which one hostile field is added. */

@@ -22,7 +22,8 @@ function examples(): { where: string; value: unknown }[] {
   const walk = (node: unknown, where: string): void => {
     if (!node || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
-      if (key === 'example') found.push({ where, value });
+      // `example`, and the value of each named example (`examples: {name: {summary, value}}`).
+      if (key === 'example' || (key === 'value' && where.includes('/examples/'))) found.push({ where, value });
       else walk(value, `${where}/${key}`);
     }
   };
@@ -104,11 +105,11 @@ describe('the committed OpenAPI document', () => {
     expect(lacking).toEqual([]);
   });
 
-  it('has no placeholder examples ("string", additionalProp1) and an example on every request body', () => {
+  it('has no placeholder examples ("string", additionalProp1) and an example (or named examples) on every request body', () => {
     const placeholders = examples().filter(({ value }) => /"string"|additionalProp\d/.test(JSON.stringify(value) ?? ''));
     expect(placeholders).toEqual([]);
     const withoutExample = operations.filter(({ operation }) =>
-      Object.values<Json>(operation.requestBody?.content ?? {}).some((media) => media.example === undefined),
+      Object.values<Json>(operation.requestBody?.content ?? {}).some((media) => media.example === undefined && !media.examples),
     );
     expect(withoutExample.map(({ route }) => route)).toEqual([]);
   });

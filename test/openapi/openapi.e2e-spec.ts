@@ -54,12 +54,12 @@ describe('OpenAPI document', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('serves Swagger UI at /docs and the document at /openapi.json and /openapi.yaml, naming PUBLIC_BASE_URL', async () => {
+  it('serves Swagger UI at /docs and the document at /openapi.json and /openapi.yaml, naming the host asked and PUBLIC_BASE_URL', async () => {
     const ui = await t.api.get('/docs').redirects(1).expect(200);
     expect(ui.headers['content-type']).toContain('text/html');
-    const json = await t.api.get('/openapi.json').expect(200);
+    const json = await t.api.get('/openapi.json').set('Host', 'api.acme.test').expect(200);
     expect(json.body.info.version).toBe('0.1.0');
-    expect(json.body.servers).toEqual([{ url: t.config.publicBaseUrl }]);
+    expect(json.body.servers).toEqual([{ url: 'http://api.acme.test' }, { url: t.config.publicBaseUrl }]);
     const yaml = await t.api.get('/openapi.yaml').expect(200);
     expect(yaml.text).toContain(`url: ${t.config.publicBaseUrl}`);
     const init = await t.api.get('/docs/swagger-ui-init.js').expect(200);

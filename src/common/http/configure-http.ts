@@ -30,5 +30,13 @@ export function configureHttp(app: INestApplication, config: AppConfig, logger: 
   if (config.trustProxyWarning) logger.warn({ context: 'Config' }, config.trustProxyWarning);
   express.disable('x-powered-by');
   // One Express layer for the five, in this order: each layer costs the router a step per request.
-  express.use(chain(requestLogMiddleware(logger), securityHeaders, corsMiddleware(app, config), jsonBody(), lenientPathDecoding));
+  express.use(
+    chain(
+      requestLogMiddleware(logger),
+      securityHeaders(config.publicBaseUrl),
+      corsMiddleware(app, config),
+      jsonBody(),
+      lenientPathDecoding,
+    ),
+  );
 }

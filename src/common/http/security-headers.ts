@@ -1,5 +1,7 @@
-import type { RequestHandler, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
+import { requestOrigin } from './request-origin';
 
 /**
  * Security headers, from helmet, in two sets. JSON answers get the short set an API needs (no
@@ -29,6 +31,23 @@ export const documentSecurityHeaders: RequestHandler = helmet({
   contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
 });
 
+/**
+ * The API reference's set: helmet's full set, and "Try it out" may call this server at the origin
+ * the page was opened on (its document names that origin first, openapi-document.ts) and at
+ * PUBLIC_BASE_URL. 'self' alone is not enough behind a proxy that rewrites the scheme.
+ */
+function apiReferenceSecurityHeaders(publicBaseUrl: string): RequestHandler {
+  return helmet({
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    contentSecurityPolicy: {
+      directives: {
+        upgradeInsecureRequests: null,
+        connectSrc: ["'self'", new URL(publicBaseUrl).origin, (req: IncomingMessage) => requestOrigin(req as Request) ?? "'self'"],
+      },
+    },
+  });
+}
+
 /** The headers a helmet configuration sets, read once: they do not depend on the request. */
 function headersOf(middleware: RequestHandler): [string, string][] {
   const headers: [string, string][] = [];
@@ -40,8 +59,11 @@ function headersOf(middleware: RequestHandler): [string, string][] {
 const API_HEADERS = headersOf(apiHelmet);
 
 /** The API reference is a document; every other path answers JSON unless a route says otherwise (envelope.ts). */
-export const securityHeaders: RequestHandler = (req, res, next) => {
-  if (req.path.startsWith('/docs')) return documentSecurityHeaders(req, res, next);
-  for (const [name, value] of API_HEADERS) res.setHeader(name, value);
-  next();
-};
+export function securityHeaders(publicBaseUrl: string): RequestHandler {
+  const apiReference = apiReferenceSecurityHeaders(publicBaseUrl);
+  return (req, res, next) => {
+    if (req.path.startsWith('/docs')) return apiReference(req, res, next);
+    for (const [name, value] of API_HEADERS) res.setHeader(name, value);
+    next();
+  };
+}

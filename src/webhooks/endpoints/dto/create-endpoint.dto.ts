@@ -12,7 +12,7 @@ const URL_DOC =
 
 /** `POST /v1/webhooks` (spec: Endpoints → Webhooks). */
 export class CreateEndpointDto {
-  @ApiProperty({ example: 'https://hooks.example.com/launch', maxLength: WEBHOOK_URL_MAX_LENGTH, description: URL_DOC })
+  @ApiProperty({ example: 'https://example.com/webhooks/launch', maxLength: WEBHOOK_URL_MAX_LENGTH, description: URL_DOC })
   @IsString()
   url: string;
 

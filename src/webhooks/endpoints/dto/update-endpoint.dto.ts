@@ -9,7 +9,7 @@ export const SETTABLE_STATUSES = ['enabled', 'disabled'] as const satisfies read
 /** `PATCH /v1/webhooks/{id}`: only the fields sent change. */
 export class UpdateEndpointDto {
   @ApiPropertyOptional({
-    example: 'https://hooks.example.com/launch-v2',
+    example: 'https://example.com/webhooks/launch-v2',
     maxLength: WEBHOOK_URL_MAX_LENGTH,
     description: 'A new URL, checked against the same rules as on create and stored encrypted.',
   })
