@@ -1,6 +1,7 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import type Redis from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { RequestPathRedis } from '../../infra/request-path-redis';
 import type { CountDelta, ReadMark } from './engagement.queries';
 
 /** What one request adds: counter increments and first reads. */
@@ -28,9 +29,6 @@ if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('RENAME', KEYS[2], KEYS[4]
 if taken == 1 then redis.call('SADD', KEYS[5], ARGV[1]) end
 return taken`;
 
-// While Redis does not answer, a background PING checks this often whether it is back.
-const REDIS_PROBE_INTERVAL_MS = 1_000;
-
 /**
  * Engagement buffered in Redis (REDIS_URL), where it outlives the process that counted it:
  * - `<prefix>:{engagement}:counts`, a hash whose fields say what they count,
@@ -41,49 +39,33 @@ const REDIS_PROBE_INTERVAL_MS = 1_000;
  * `{engagement}` hash tag keeps every key in one Redis Cluster slot, as the script and MULTI need.
  *
  * After a failed call (`failed`), requests stop waiting on Redis (the recorder writes to PostgreSQL)
- * until a background PING sees it answer again, as the rate limiter does.
+ * until a background PING sees it answer again (request-path-redis.ts, as the rate limiter does).
  */
 @Injectable()
 export class EngagementRedisBuffer implements OnApplicationShutdown {
-  private readonly logger = new Logger(EngagementRedisBuffer.name);
-  readonly redis: Redis | null;
+  private readonly connection: RequestPathRedis;
   private readonly base: string;
-  private probe: NodeJS.Timeout | null = null;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.base = `${config.queuePrefix}:{engagement}`;
-    this.redis = config.redisUrl
-      ? new Redis(config.redisUrl, {
-          commandTimeout: config.deadlines.redisCommandMs,
-          connectTimeout: Math.max(1_000, config.deadlines.redisCommandMs),
-          maxRetriesPerRequest: 1,
-        })
-      : null;
-    // Without a listener, ioredis reports every failed reconnect as an unhandled 'error'.
-    this.redis?.on('error', () => undefined);
+    this.connection = new RequestPathRedis(config, EngagementRedisBuffer.name, {
+      degraded: 'engagement is buffered in the database until it does',
+      restored: 'engagement is buffered there again',
+    });
+  }
+
+  get redis(): Redis | null {
+    return this.connection.client;
   }
 
   /** Whether a request should buffer here now (Redis configured and connected). */
   get ready(): boolean {
-    return this.redis?.status === 'ready' && this.probe === null;
+    return this.connection.usable;
   }
 
   /** A call failed or timed out: requests write elsewhere until Redis answers a PING again. */
   failed(error: unknown): void {
-    const redis = this.redis;
-    if (!redis || this.probe) return;
-    this.logger.warn(`Redis did not answer (${(error as Error).message}); engagement is buffered in the database until it does`);
-    this.probe = setInterval(() => {
-      redis.ping().then(
-        () => {
-          if (this.probe) clearInterval(this.probe);
-          this.probe = null;
-          this.logger.log('Redis answers again; engagement is buffered there again');
-        },
-        () => undefined,
-      );
-    }, REDIS_PROBE_INTERVAL_MS);
-    this.probe.unref();
+    this.connection.failed(error);
   }
 
   /** One round trip (MULTI): the request's increments and first reads. */
@@ -131,9 +113,8 @@ export class EngagementRedisBuffer implements OnApplicationShutdown {
       .exec();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    if (this.probe) clearInterval(this.probe);
-    if (this.redis) await this.redis.quit().catch(() => this.redis?.disconnect());
+  onApplicationShutdown(): Promise<void> {
+    return this.connection.close();
   }
 
   private batchKeys(id: string): [string, string] {

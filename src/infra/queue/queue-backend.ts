@@ -79,12 +79,18 @@ export function workerOptionsFor(
   return { concurrency, ...(polling ? { drainDelay: EMBEDDED_POLL_SECONDS } : {}), ...connection };
 }
 
+/** The longest wait between two attempts to reach Redis again. */
+const REDIS_RECONNECT_MAX_MS = 2_000;
+
 function redisConnection(config: AppConfig, commandTimeoutMs: number | null): ConnectionOptions {
   return {
     url: config.redisUrl ?? undefined,
     // BullMQ needs maxRetriesPerRequest null on connections that block.
     maxRetriesPerRequest: null,
     connectTimeout: Math.max(1_000, config.deadlines.redisCommandMs),
+    // BullMQ's own schedule backs off to 20 s between attempts, so after an outage of a few seconds
+    // jobs would wait up to 20 s for a Redis that is back: try again within 2 s instead.
+    retryStrategy: (attempt: number) => Math.min(attempt * 200, REDIS_RECONNECT_MAX_MS),
     ...(commandTimeoutMs === null ? {} : { commandTimeout: commandTimeoutMs }),
   };
 }

@@ -22,6 +22,9 @@ export const jobQueuesProvider: Provider = {
   useFactory: (...queues: Queue[]) => new Map(queues.map((queue) => [queue.name, queue])),
 };
 
+/** How long a queue's connection may take to close at shutdown before it is left behind. */
+const QUEUE_CLOSE_DEADLINE_MS = 2_000;
+
 const jobIdOf = (job: JobName, dedupeId: string) => `${job}-${dedupeId}`;
 
 /** Waits for `work` at most `ms`; the work itself goes on, and its late failure is ignored. */
@@ -141,7 +144,17 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
     this.closed ??= (async () => {
       this.closing = true;
       if (this.workersStarted) await Promise.all(this.processors.map((processor) => processor.worker.close()));
-      await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+      // A producer connection that does not answer QUIT in time (Redis silent, or reconnecting after
+      // an outage) must not hold the shutdown up or fail it: the process is stopping, and the rows
+      // its jobs would have woken stay due for the sweepers.
+      const deadline = Math.max(QUEUE_CLOSE_DEADLINE_MS, this.config.deadlines.redisCommandMs * 2);
+      await Promise.all(
+        [...this.queues.values()].map((queue) =>
+          withDeadline(queue.close(), deadline, `close of queue ${queue.name}`).catch((error: Error) =>
+            this.logger.warn(`${error.message}; leaving it`),
+          ),
+        ),
+      );
     })();
     return this.closed;
   }

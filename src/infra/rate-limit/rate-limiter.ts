@@ -1,9 +1,9 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
-import Redis from 'ioredis';
 import { ApiError } from '../../common/errors/api-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { RequestPathRedis } from '../request-path-redis';
 
 export interface RateLimitRule {
   /** Names the counter family, such as "browser" or "bell-reads". */
@@ -20,9 +20,6 @@ export interface RateLimitResult {
   resetSeconds: number;
 }
 
-// While Redis is unreachable, a background PING checks this often whether it is back.
-const REDIS_PROBE_INTERVAL_MS = 1_000;
-
 /**
  * Fixed-window counters on @nestjs/throttler's storage: shared in Redis when REDIS_URL is set (so
  * every API process counts together), in this process's memory otherwise.
@@ -34,30 +31,22 @@ const REDIS_PROBE_INTERVAL_MS = 1_000;
  */
 @Injectable()
 export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger(RateLimiter.name);
   private readonly memory = new ThrottlerStorageService();
   private readonly shared: ThrottlerStorage | null;
-  private readonly redis: Redis | null;
-  private degraded = false;
-  private probe: NodeJS.Timeout | null = null;
+  private readonly redis: RequestPathRedis;
   private closed = false;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.redis = config.redisUrl
-      ? new Redis(config.redisUrl, {
-          commandTimeout: config.deadlines.redisCommandMs,
-          connectTimeout: Math.max(1_000, config.deadlines.redisCommandMs),
-          maxRetriesPerRequest: 1,
-        })
-      : null;
-    // Without a listener, ioredis reports every failed reconnect as an unhandled 'error'.
-    this.redis?.on('error', () => undefined);
-    this.shared = this.redis ? new ThrottlerStorageRedisService(this.redis) : null;
+    this.redis = new RequestPathRedis(config, RateLimiter.name, {
+      degraded: 'rate limits count in memory until it does',
+      restored: 'rate limits are shared again',
+    });
+    this.shared = this.redis.client ? new ThrottlerStorageRedisService(this.redis.client) : null;
   }
 
   /** Starts with shared counters when Redis answers within its deadline, in memory otherwise. */
   async onModuleInit(): Promise<void> {
-    const redis = this.redis;
+    const redis = this.redis.client;
     if (!redis || redis.status === 'ready') return;
     const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('no answer at start')), this.config.deadlines.redisCommandMs + 1_000);
@@ -66,12 +55,12 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
         resolve();
       });
     });
-    await ready.catch((error: unknown) => this.degrade(error));
+    await ready.catch((error: unknown) => this.redis.failed(error));
   }
 
   /** Where counters live right now: 'memory' also while Redis is unreachable. */
   get store(): 'redis' | 'memory' {
-    return this.shared && !this.degraded && this.redis?.status === 'ready' ? 'redis' : 'memory';
+    return this.shared && this.redis.usable ? 'redis' : 'memory';
   }
 
   async hit(rule: RateLimitRule, subject: string): Promise<RateLimitResult> {
@@ -101,8 +90,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.probe) clearInterval(this.probe);
-    if (this.redis) await this.redis.quit().catch(() => this.redis?.disconnect());
+    await this.redis.close();
     this.memory.onApplicationShutdown();
   }
 
@@ -115,31 +103,9 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
       try {
         return await this.shared.increment(key, rule.windowMs, rule.limit, rule.windowMs, rule.bucket);
       } catch (error) {
-        this.degrade(error);
+        this.redis.failed(error);
       }
     }
     return this.memory.increment(key, rule.windowMs, rule.limit, rule.windowMs, rule.bucket);
-  }
-
-  private degrade(error: unknown): void {
-    if (this.degraded || this.closed) return;
-    this.degraded = true;
-    this.logger.warn(`Redis did not answer (${(error as Error).message}); rate limits count in memory until it does`);
-    this.probe = setInterval(() => void this.checkRedis(), REDIS_PROBE_INTERVAL_MS);
-    this.probe.unref();
-  }
-
-  private async checkRedis(): Promise<void> {
-    if (!this.redis || this.closed) return;
-    try {
-      await this.redis.ping();
-    } catch {
-      return;
-    }
-    if (!this.degraded || this.closed) return;
-    this.degraded = false;
-    if (this.probe) clearInterval(this.probe);
-    this.probe = null;
-    this.logger.log('Redis answers again; rate limits are shared again');
   }
 }
