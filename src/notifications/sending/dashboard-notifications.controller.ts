@@ -37,10 +37,7 @@ export class DashboardNotificationsController {
   @ApiOperation({ summary: 'One notification with its stats, from the dashboard.' })
   @ApiEnvelope(NotificationDetailDto)
   @ApiErrors('NOT_FOUND')
-  dashboardGetNotification(
-    @CurrentProject() project: ProjectRef,
-    @PathId('id', 'ntf') id: string,
-  ): Promise<NotificationDetailDto> {
+  dashboardGetNotification(@CurrentProject() project: ProjectRef, @PathId('id', 'ntf') id: string): Promise<NotificationDetailDto> {
     return this.management.getNotification(project, id);
   }
 
@@ -50,10 +47,7 @@ export class DashboardNotificationsController {
   @ApiOperation({ summary: 'Delete a notification, from the dashboard.' })
   @ApiEnvelope(DeletedNotificationDto)
   @ApiErrors('NOT_FOUND')
-  dashboardDeleteNotification(
-    @CurrentProject() project: ProjectRef,
-    @PathId('id', 'ntf') id: string,
-  ): Promise<DeletedNotificationDto> {
+  dashboardDeleteNotification(@CurrentProject() project: ProjectRef, @PathId('id', 'ntf') id: string): Promise<DeletedNotificationDto> {
     return this.management.deleteNotification(project, id);
   }
 }
