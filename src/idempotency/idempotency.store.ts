@@ -24,7 +24,7 @@ export interface NewRecord extends StoredAnswer {
 
 // Any fixed number: the first half of the two-part advisory lock key, so idempotency claims never
 // share a lock with other advisory locks (single-bigint locks live in a separate key space).
-const IDEMPOTENCY_LOCK_SPACE = 0x1de4;
+export const IDEMPOTENCY_LOCK_SPACE = 0x1de4;
 
 /**
  * Idempotency records (see IdempotentCall for the protocol). Rows are only ever written inside the

@@ -5,6 +5,7 @@ import { ProvisioningService } from '../../src/auth/provisioning.service';
 import { createHttpApp } from '../../src/bootstrap';
 import { AdjustableClock } from '../../src/common/clock/clock';
 import { loadConfig } from '../../src/config/app-config';
+import { IDEMPOTENCY_LOCK_SPACE } from '../../src/idempotency/idempotency.store';
 import { ApiClient } from '../support/api-client';
 import { TcpProxy, startTcpProxy } from '../support/tcp-proxy';
 import { TestDatabase, createTestDatabase } from '../support/test-database';
@@ -53,6 +54,21 @@ async function waitForCounterHolder(watcher: Client, ms: number): Promise<void> 
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   throw new Error(`no session took the waitlist counter within ${ms} ms`);
+}
+
+/** Polls until a session other than `watcher`'s holds an Idempotency-Key claim (an advisory lock in its space). */
+async function waitForClaimHolder(watcher: Client, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const { rows } = await watcher.query<{ holders: number }>(
+      `SELECT count(*)::int AS holders FROM pg_locks
+       WHERE locktype = 'advisory' AND granted AND classid = $1 AND pid <> pg_backend_pid()`,
+      [IDEMPOTENCY_LOCK_SPACE],
+    );
+    if (rows[0].holders > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`no session claimed an Idempotency-Key within ${ms} ms`);
 }
 
 describe('a process frozen inside a lock span (DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS)', () => {
@@ -117,6 +133,53 @@ describe('a process frozen inside a lock span (DATABASE_IDLE_IN_TRANSACTION_TIME
     expect(rows.map((row) => row.email)).not.toContain('frozen@x.io');
 
     // The frozen process learns of it once its network is back, and answers (not 201).
+    proxy.resume();
+    expect(await stuck).toBeGreaterThanOrEqual(500);
+  }, 60_000);
+
+  it('lets the retry of an Idempotency-Key through within the bound after the process that claimed it freezes', async () => {
+    const { secretKey } = await healthy.get(ProvisioningService).createProjectWithKeys({ name: 'Frozen claim', plan: 'indie' });
+    const key = `frozen-claim-${randomBytes(4).toString('hex')}`;
+    const body = { email: 'claimed@x.io' };
+    const frozenApi = new ApiClient(frozen.getHttpServer()).unchecked().as(secretKey);
+    const healthyApi = new ApiClient(healthy.getHttpServer()).as(secretKey);
+
+    proxy.setLatency(LATENCY_MS);
+    const stuck = frozenApi
+      .post('/v1/waitlist/signups')
+      .set('Idempotency-Key', key)
+      .send(body)
+      .then((res) => res.status);
+    await waitForClaimHolder(watcher, 10_000);
+    proxy.pause();
+
+    // The client's retry, as a well-behaved one does it: honour Retry-After (shortened here) until
+    // the claim is free, then the request runs once.
+    const started = performance.now();
+    const conflicts: string[] = [];
+    let answer: { status: number; body: { data: { position: number } } } | null = null;
+    while (performance.now() - started < IDLE_IN_TRANSACTION_MS + 5_000) {
+      const res = await healthyApi.post('/v1/waitlist/signups').set('Idempotency-Key', key).send(body);
+      if (res.status !== 409) {
+        answer = res;
+        break;
+      }
+      conflicts.push(res.body.error.code);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const elapsed = performance.now() - started;
+
+    expect(answer?.status).toBe(201);
+    // While the frozen session held the claim, the retries were told so (409, Retry-After).
+    expect(conflicts.length).toBeGreaterThan(0);
+    expect(new Set(conflicts)).toEqual(new Set(['IDEMPOTENCY_CONFLICT']));
+    expect(elapsed).toBeLessThan(IDLE_IN_TRANSACTION_MS + 2_000);
+    const { rows } = await watcher.query<{ position: number }>(`SELECT position FROM waitlist_signups WHERE email = 'claimed@x.io'`);
+    expect(rows).toEqual([{ position: answer?.body.data.position }]);
+
+    // A second retry replays the stored answer; the frozen process fails once its network is back.
+    const replay = await healthyApi.post('/v1/waitlist/signups').set('Idempotency-Key', key).send(body).expect(201);
+    expect(replay.body).toEqual(answer?.body);
     proxy.resume();
     expect(await stuck).toBeGreaterThanOrEqual(500);
   }, 60_000);
