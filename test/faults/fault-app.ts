@@ -12,6 +12,9 @@ import { TestDatabase, createTestDatabase } from '../support/test-database';
 export const SHORT_DEADLINES = {
   DATABASE_CONNECT_TIMEOUT_MS: '1000',
   DATABASE_STATEMENT_TIMEOUT_MS: '1000',
+  // A session left inside a transaction by a cut connection (its bytes delivered once the network
+  // is back, its client long gone) frees the locks it took within this, not after the default 10 s.
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '2000',
   REDIS_COMMAND_TIMEOUT_MS: '500',
 };
 
