@@ -5,10 +5,13 @@ import { OpenApiValidator } from './openapi-validator';
 
 type Method = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
 
-/** supertest with the house rules: every response is checked against the committed OpenAPI document. */
+/**
+ * supertest with the house rules: every response is checked against the committed OpenAPI document.
+ * The target is an in-process server or the base URL of a running one (a child process).
+ */
 export class ApiClient {
   constructor(
-    private readonly server: Server,
+    private readonly server: Server | string,
     private readonly token: string | null = null,
     private readonly validate = true,
   ) {}
