@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { newId } from '../common/ids/ids';
+import { BellStateCache } from './bell/bell-state.cache';
 import { countBellUsers } from './bell/bell.queries';
 import { markdownExcerpt } from '../common/markdown/markdown-render';
 
@@ -39,7 +40,10 @@ export interface PublishedEntryForBell {
  */
 @Injectable()
 export class ChangelogBroadcasts {
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly bells: BellStateCache,
+  ) {}
 
   /** Inserts the entry's broadcast in `em`'s transaction unless it has one already. */
   async broadcastEntry(em: EntityManager, entry: PublishedEntryForBell): Promise<void> {
@@ -65,6 +69,7 @@ export class ChangelogBroadcasts {
         this.clock.now(),
       ],
     );
+    await this.bells.announceProject(em, entry.projectId);
   }
 
   /** How many people's bells a changelog broadcast would reach now (those whose bell has asked). */

@@ -3,6 +3,7 @@ import { ChangelogReactionSet } from '../changelog/reaction-set.service';
 import { ContactsModule } from '../contacts/contacts.module';
 import { BellReadsLimit } from './bell/bell-reads.limit';
 import { BellController } from './bell/bell.controller';
+import { BellStateCache } from './bell/bell-state.cache';
 import { InboxService } from './bell/inbox.service';
 import { ReceiptsService } from './bell/receipts.service';
 import { ChangelogBroadcasts } from './changelog-broadcasts.service';
@@ -41,6 +42,7 @@ import { SendService } from './sending/send.service';
     ChangelogBroadcasts,
     NotificationRetention,
     InboxService,
+    BellStateCache,
     ReceiptsService,
     BellReadsLimit,
     SendService,

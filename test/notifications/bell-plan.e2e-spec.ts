@@ -1,6 +1,6 @@
 import { IX_NOTIFICATIONS_BROADCASTS } from '../../src/notifications/entities/notification.entity';
 import { IX_RECIPIENTS_USER } from '../../src/notifications/entities/notification-recipient.entity';
-import { UNREAD_COUNT_SQL, bellListStatement, broadcastWindowStart } from '../../src/notifications/bell/bell.queries';
+import { BELL_STATE_SQL, UNREAD_COUNT_SQL, bellListStatement, broadcastWindowStart } from '../../src/notifications/bell/bell.queries';
 import { TestApp } from '../support/test-app';
 
 /**
@@ -62,6 +62,30 @@ describe('Bell query plans', () => {
     expect(plan).not.toMatch(/Seq Scan on notification/);
     // The receipts are looked up by their primary key (notification_id, user_id) for each candidate.
     expect(plan).toMatch(/Index (Only )?Scan using \S+ on notification_receipts/);
+  });
+
+  it('reads the count with the next time it changes from the same two indexes, each extra part a bounded scan', async () => {
+    const { project } = await t.seedProject();
+    await seedVolume(project.id);
+    const now = new Date();
+    const plan = await explain(BELL_STATE_SQL, [project.id, 'user_7', now, broadcastWindowStart(now)]);
+    expect(plan).not.toMatch(/Seq Scan on notification/);
+    // Five range scans: the count's two halves, and the three "next change" times.
+    expect(plan.match(new RegExp(`using ${IX_RECIPIENTS_USER}`, 'g'))?.length).toBe(2);
+    expect(plan.match(new RegExp(`using ${IX_NOTIFICATIONS_BROADCASTS}`, 'g'))?.length).toBe(3);
+    const rows: { unread_count: string; next_change_at: Date | null }[] = await t.db.manager.query(BELL_STATE_SQL, [
+      project.id,
+      'user_7',
+      now,
+      broadcastWindowStart(now),
+    ]);
+    // Everything seeded is in the past: the next change is the oldest unpinned broadcast of the window leaving it.
+    const oldest: { visible_at: Date }[] = await t.db.manager.query(
+      `SELECT min(visible_at) AS visible_at FROM notifications
+        WHERE project_id = $1 AND kind = 'broadcast' AND NOT pinned AND visible_at > $2`,
+      [project.id, broadcastWindowStart(now)],
+    );
+    expect(new Date(rows[0].next_change_at!).getTime()).toBe(new Date(oldest[0].visible_at).getTime() + 30 * 86_400_000);
   });
 
   it('lists the inbox from the same two indexes', async () => {

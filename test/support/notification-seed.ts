@@ -3,6 +3,7 @@ import { newId } from '../../src/common/ids/ids';
 import { NotificationEntity, type NotificationAction, type NotificationIcon } from '../../src/notifications/entities/notification.entity';
 import { NotificationReceiptEntity } from '../../src/notifications/entities/notification-receipt.entity';
 import { NotificationRecipientEntity } from '../../src/notifications/entities/notification-recipient.entity';
+import { BellStateCache } from '../../src/notifications/bell/bell-state.cache';
 import type { TestApp } from './test-app';
 
 export interface NotificationSeed {
@@ -26,7 +27,8 @@ export interface NotificationSeed {
 /**
  * A notification written straight to the tables, as the sending side stores it: one row, plus one
  * notification_recipients row per person of a user or group send (with `visible_at` copied).
- * For bell suites that must not depend on the send route.
+ * For bell suites that must not depend on the send route. Like a send, it announces the change to
+ * the bells it reaches, so no process answers from a copy that predates it.
  */
 export async function seedNotification(t: TestApp, projectId: string, seed: NotificationSeed = {}): Promise<NotificationEntity> {
   const now = t.clock.now();
@@ -62,6 +64,8 @@ export async function seedNotification(t: TestApp, projectId: string, seed: Noti
         people.map((userId) => ({ notificationId: row.id, userId, projectId, visibleAt })),
       );
     }
+    const bells = t.get(BellStateCache);
+    await (kind === 'broadcast' ? bells.announceProject(em, projectId) : bells.announcePeople(em, projectId, people));
   });
   return row;
 }

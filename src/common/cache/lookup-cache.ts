@@ -26,6 +26,10 @@ interface Entry<T> {
 export interface LookupCacheOptions<T> {
   /** The owners a value belongs to (a key's project and, for a test key, its live project). */
   ownersOf?: (value: T) => readonly string[];
+  /** When a known value stops being true by itself (a time it names), in ms; the default is KNOWN_VALUE_TTL_MS after it was stored. */
+  expiresAt?: (value: T, storedAtMs: number) => number;
+  /** Past this many entries the cache starts again from empty (default 10,000). */
+  maxEntries?: number;
 }
 
 export class LookupCache<T> {
@@ -41,8 +45,13 @@ export class LookupCache<T> {
   /** The load in flight for each key, which later lookups of that key join. */
   private readonly sharedLoads = new Map<string, Promise<T | null>>();
 
+  private readonly expiresAt: (value: T, storedAtMs: number) => number;
+  private readonly maxEntries: number;
+
   constructor(options: LookupCacheOptions<T> = {}) {
     this.ownersOf = options.ownersOf;
+    this.expiresAt = options.expiresAt ?? ((_value, storedAtMs) => storedAtMs + KNOWN_VALUE_TTL_MS);
+    this.maxEntries = options.maxEntries ?? MAX_ENTRIES;
   }
 
   /** The cached value (null: known to be unknown), or undefined when it must be looked up. */
@@ -123,8 +132,8 @@ export class LookupCache<T> {
   }
 
   private store(key: string, value: T | null, nowMs: number): void {
-    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(key, { value, expiresAt: nowMs + (value === null ? UNKNOWN_VALUE_TTL_MS : KNOWN_VALUE_TTL_MS) });
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(key, { value, expiresAt: value === null ? nowMs + UNKNOWN_VALUE_TTL_MS : this.expiresAt(value, nowMs) });
   }
 
   private track(changedAt: Map<string, number>, id: string): void {

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
-import { Paged, RawReply, WithMeta, WithStatus } from './reply';
+import { Paged, RawReply, Versioned, WithMeta, WithStatus } from './reply';
 import { committedAnswerOf, writeWireAnswer } from './request-context';
 import { documentSecurityHeaders } from './security-headers';
 import { writeJson } from './write-json';
@@ -23,6 +24,25 @@ export function toSuccessEnvelope(result: unknown): SuccessEnvelope {
   if (result instanceof WithMeta) return { data: result.data ?? null, error: null, meta: result.meta };
   if (result instanceof WithStatus) return toSuccessEnvelope(result.data);
   return { data: result ?? null, error: null };
+}
+
+/**
+ * A weak validator of what `result` is written as: the SHA-1 of its envelope's JSON, so every
+ * process tags equal answers alike and a copy held from one is current on another.
+ */
+export function envelopeTag(result: unknown): string {
+  return `W/"${createHash('sha1')
+    .update(JSON.stringify(toSuccessEnvelope(result)))
+    .digest('base64url')}"`;
+}
+
+/** Whether an If-None-Match header names `tag` (one of a list, or `*`). */
+export function holdsTag(ifNoneMatch: string | undefined, tag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((held) => {
+    const trimmed = held.trim();
+    return trimmed === '*' || trimmed === tag;
+  });
 }
 
 /** A page, feed or script as it is, with the headers its kind of document needs. */
@@ -50,6 +70,12 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
     const committed = committedAnswerOf(response.req as Request);
     if (committed) return writeWireAnswer(response, committed);
     if (body instanceof WithStatus) return writeJson(response, body.status, toSuccessEnvelope(body.data));
+    if (body instanceof Versioned) {
+      response.setHeader('ETag', body.tag);
+      if (body.body !== null) return writeJson(response, statusCode ?? response.statusCode, toSuccessEnvelope(body.body));
+      response.statusCode = 304;
+      return response.end();
+    }
     return writeJson(response, statusCode ?? response.statusCode, toSuccessEnvelope(body));
   }
 }

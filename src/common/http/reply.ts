@@ -42,3 +42,15 @@ export class WithStatus<T> {
     readonly status: number,
   ) {}
 }
+
+/**
+ * An answer whose version the service knows, sent as its ETag (`tag`). `body` null: the caller
+ * already holds that version (its If-None-Match named it), so the answer is 304 and the body is
+ * never built. With a body, a conditional request naming the tag is still answered 304.
+ */
+export class Versioned<T> {
+  constructor(
+    readonly tag: string,
+    readonly body: WithMeta<T> | null,
+  ) {}
+}

@@ -2,6 +2,7 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock';
 import { newId } from '../../common/ids/ids';
 import { normalizeEmail } from '../../common/validation/email-field';
+import { BELL_CHANGES, ChangeNotifications, bellPersonId } from '../../infra/database/change-notifications';
 import { Database } from '../../infra/database/database';
 import { ErasureRegistry } from '../../infra/erasure/erasure-registry';
 import type { PersonToErase } from '../../infra/erasure/person-match';
@@ -35,6 +36,7 @@ export class ErasureService implements OnApplicationBootstrap {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly registry: ErasureRegistry,
+    private readonly changes: ChangeNotifications,
   ) {}
 
   /** Every contribution must be counted in the answer, and every count must have a contributor. */
@@ -51,6 +53,8 @@ export class ErasureService implements OnApplicationBootstrap {
       const person = await lockContact(em, project.id, contactId);
       if (!person) throw contactNotFound(contactId);
       const own = await erasePerson(em, project.id, person);
+      // Their bell rows went: every process's copy of that bell goes at commit.
+      if (person.userId) await this.changes.announce(em, BELL_CHANGES.person, bellPersonId(project.id, person.userId));
       const contributed = await this.registry.eraseEverywhere(em, personToErase(project.id, person, own.recordIds));
       const removed: ErasureRemovedDto = { ...own.counts, ...countsOf(contributed) };
       const audit = Object.assign(new ContactErasureEntity(), {

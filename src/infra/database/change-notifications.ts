@@ -10,9 +10,21 @@ import { isEmbeddedDatabaseUrl } from './embedded-postgres';
  * transaction that makes it (`ChangeNotifications.announce`), so PostgreSQL delivers it at COMMIT
  * and never for a rollback; every process listens on one dedicated connection (`ChangeListener`,
  * shared by its caches) and drops its copies when the notification arrives. A payload is
- * `<kind>:<id>`: `key:<hash>`, `project:<id>`, `signing-secret:<project id>`.
+ * `<kind>:<id>`: `key:<hash>`, `project:<id>`, `signing-secret:<project id>`,
+ * `bell-person:<project id>:<user id>` and `bell-project:<project id>` (BELL_CHANGES).
  */
 export const CACHE_INVALIDATION_CHANNEL = 'launch_cache_invalidation';
+
+/**
+ * The kinds of the bell's cached state (notifications/bell/bell-state.cache.ts): one person's bell,
+ * or every bell of a project. Named here because modules that do not hold the cache write what it
+ * reflects (a contact's erasure deletes the person's bell rows).
+ */
+export const BELL_CHANGES = { person: 'bell-person', project: 'bell-project' } as const;
+
+export function bellPersonId(projectId: string, userId: string): string {
+  return `${projectId}:${userId}`;
+}
 
 export interface ChangeListenerOptions {
   databaseUrl: string;
@@ -136,6 +148,15 @@ export class ChangeNotifications implements OnModuleDestroy {
   async announce(em: EntityManager, kind: string, id: string): Promise<void> {
     await em.query('SELECT pg_notify($1, $2)', [CACHE_INVALIDATION_CHANNEL, `${kind}:${id}`]);
     afterCommit(em, () => this.dispatch(kind, id));
+  }
+
+  /** `announce` for several rows of one kind, in one statement. */
+  async announceMany(em: EntityManager, kind: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await em.query('SELECT pg_notify($1, $2 || id) FROM unnest($3::text[]) AS t(id)', [CACHE_INVALIDATION_CHANNEL, `${kind}:`, ids]);
+    afterCommit(em, () => {
+      for (const id of ids) this.dispatch(kind, id);
+    });
   }
 
   subscribe(subscriber: ChangeSubscriber): void {

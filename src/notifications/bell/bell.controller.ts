@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { EndUser } from '../../auth/caller';
 import { CurrentEndUser, CurrentProject } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
+import { IfNoneMatch } from '../../common/http/if-none-match.decorator';
 import { PathId } from '../../common/http/path-param';
-import type { WithMeta } from '../../common/http/reply';
+import type { Versioned, WithMeta } from '../../common/http/reply';
 import { Auth } from '../../common/http/route-policy';
 import type { ProjectRef } from '../../projects/project-ref';
 import { ArchiveNotificationDto, BellTouchDto, ReactionDto, ReadAllDto, ReadAllResultDto, UnreadCountDto } from './dto/bell-bodies.dto';
@@ -29,6 +30,13 @@ const LIST_META = {
     description: 'Present with identity_verification off.',
   },
 };
+/** The bell's reads answer conditional polls (bell-state.cache.ts): an unchanged bell is 304 without a body. */
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  required: false,
+  description: 'The ETag of the answer you hold; while the bell is unchanged the answer is 304 without a body.',
+} as const;
+const NOT_MODIFIED = { status: 304, description: 'Unchanged since the answer whose ETag you sent: keep showing it.' } as const;
 const ITEM_META = { unread_count: LIST_META.unread_count, poll_interval_seconds: LIST_META.poll_interval_seconds };
 
 /**
@@ -50,32 +58,40 @@ export class BellController {
   @Auth('publishable', { userHash: 'required' })
   @ApiOperation({ summary: "A person's bell, newest first (pinned on top): their notifications and the broadcasts of the last 30 days." })
   @ApiEnvelope(BellNotificationDto, { isArray: true, meta: LIST_META })
+  @ApiHeader(IF_NONE_MATCH)
+  @ApiResponse(NOT_MODIFIED)
   @ApiErrors('RATE_LIMITED')
   listInbox(
     @CurrentProject() project: ProjectRef,
     @CurrentEndUser() user: EndUser,
     @Query() query: InboxQueryDto,
-  ): Promise<WithMeta<BellNotificationDto[]>> {
-    return this.inbox.listInbox(project, user, query);
+    @IfNoneMatch() ifNoneMatch: string | undefined,
+  ): Promise<Versioned<BellNotificationDto[]>> {
+    return this.inbox.listInbox(project, user, query, ifNoneMatch);
   }
 
   @Get('unread')
   @Auth('publishable', { userHash: 'unless_legacy' })
   @ApiOperation({ summary: "The unread part of a person's bell, newest first (pinned on top)." })
   @ApiEnvelope(BellNotificationDto, { isArray: true, meta: LIST_META })
+  @ApiHeader(IF_NONE_MATCH)
+  @ApiResponse(NOT_MODIFIED)
   @ApiErrors('RATE_LIMITED')
   listUnread(
     @CurrentProject() project: ProjectRef,
     @CurrentEndUser() user: EndUser,
     @Query() query: UnreadQueryDto,
-  ): Promise<WithMeta<BellNotificationDto[]>> {
-    return this.inbox.listUnread(project, user, query);
+    @IfNoneMatch() ifNoneMatch: string | undefined,
+  ): Promise<Versioned<BellNotificationDto[]>> {
+    return this.inbox.listUnread(project, user, query, ifNoneMatch);
   }
 
   @Get('unread/count')
   @Auth('publishable', { userHash: 'required' })
   @ApiOperation({ summary: "The bell's badge: how many of a person's notifications are unread." })
   @ApiEnvelope(UnreadCountDto, { meta: { poll_interval_seconds: LIST_META.poll_interval_seconds } })
+  @ApiHeader(IF_NONE_MATCH)
+  @ApiResponse(NOT_MODIFIED)
   @ApiErrors('RATE_LIMITED')
   countUnread(
     @CurrentProject() project: ProjectRef,

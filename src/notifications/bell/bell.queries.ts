@@ -78,12 +78,39 @@ const DONE_RECEIPT = (alias: string) => `EXISTS (SELECT 1 FROM notification_rece
  * broadcast window), each anti-joined with the person's receipts by primary key. Its cost follows
  * the person's own notifications and the window's broadcasts, never the project's totals.
  */
-export const UNREAD_COUNT_SQL = `SELECT
-  (SELECT count(*) FROM notification_recipients r
+const UNREAD_COUNT = `(SELECT count(*) FROM notification_recipients r
     WHERE r.project_id = $1 AND r.user_id = $2 AND r.visible_at <= $3 AND NOT ${DONE_RECEIPT('r.notification_id')})
   + (SELECT count(*) FROM notifications b
     WHERE b.project_id = $1 AND b.kind = 'broadcast' AND b.visible_at <= $3 AND (b.visible_at > $4 OR b.pinned)
-      AND NOT ${DONE_RECEIPT('b.id')}) AS unread_count`;
+      AND NOT ${DONE_RECEIPT('b.id')})`;
+export const UNREAD_COUNT_SQL = `SELECT ${UNREAD_COUNT} AS unread_count`;
+
+/**
+ * The unread count and the next time it can change by itself, in ONE statement: the first of
+ * (a) the person's next notification to show, (b) the project's next broadcast to show, and (c) the
+ * moment the oldest unpinned broadcast of the window leaves it. Each is the first row of a range
+ * of the same two indexes the count reads, so a poll that misses the cache costs about what the
+ * count alone costs. NULL: nothing is due, the count stays until something is written.
+ */
+export const BELL_STATE_SQL = `SELECT ${UNREAD_COUNT} AS unread_count,
+  LEAST(
+    (SELECT min(r.visible_at) FROM notification_recipients r WHERE r.project_id = $1 AND r.user_id = $2 AND r.visible_at > $3),
+    (SELECT min(b.visible_at) FROM notifications b WHERE b.project_id = $1 AND b.kind = 'broadcast' AND b.visible_at > $3),
+    (SELECT min(b.visible_at) FROM notifications b
+      WHERE b.project_id = $1 AND b.kind = 'broadcast' AND b.visible_at > $4 AND b.visible_at <= $3 AND NOT b.pinned)
+      + interval '${BROADCAST_WINDOW_DAYS * 24} hours'
+  ) AS next_change_at`;
+
+export interface BellStateRow {
+  unreadCount: number;
+  /** When the count can next change without a write (a notification showing, a broadcast leaving the window). */
+  nextChangeAt: Date | null;
+}
+
+export async function readBellState(em: Pick<EntityManager, 'query'>, scope: BellScope): Promise<BellStateRow> {
+  const rows: { unread_count: string; next_change_at: Date | null }[] = await em.query(BELL_STATE_SQL, scopeParams(scope));
+  return { unreadCount: Number(rows[0].unread_count), nextChangeAt: rows[0].next_change_at ? new Date(rows[0].next_change_at) : null };
+}
 
 export async function countUnread(em: Pick<EntityManager, 'query'>, scope: BellScope): Promise<number> {
   const rows: { unread_count: string }[] = await em.query(UNREAD_COUNT_SQL, scopeParams(scope));

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { EndUser } from '../../auth/caller';
 import { Clock } from '../../common/clock/clock';
-import { WithMeta } from '../../common/http/reply';
+import { envelopeTag, holdsTag } from '../../common/http/envelope';
+import { Versioned, WithMeta } from '../../common/http/reply';
 import { Database } from '../../infra/database/database';
 import type { ProjectRef } from '../../projects/project-ref';
 import { BellReadsLimit } from './bell-reads.limit';
 import { bellMeta } from './bell-meta';
-import { type BellScope, countUnread, listBell } from './bell.queries';
+import { BellStateCache } from './bell-state.cache';
+import { type BellScope, listBell } from './bell.queries';
 import { BellNotificationDto, toBellNotificationDto } from './dto/bell-notification.dto';
 import { UnreadCountDto } from './dto/bell-bodies.dto';
 import { BELL_DEFAULT_LIMIT, InboxQueryDto, UnreadQueryDto } from './dto/bell-query.dto';
@@ -28,6 +30,11 @@ import { BELL_DEFAULT_LIMIT, InboxQueryDto, UnreadQueryDto } from './dto/bell-qu
  * - The hourly per-person read limit counts every call of the three, by secret keys too (a server
  *   reading for its users is still one person's bell); it is checked before the read.
  * - Each read is one statement, outside a transaction; the only write is the hourly bell_users upsert.
+ * - The badge comes from this process's copy of the person's bell state while nothing changed it
+ *   (bell-state.cache.ts): an unchanged `unread/count` poll runs no SQL. The lists carry an ETag
+ *   (a hash of the answer, equal on every process); a list polled with If-None-Match naming the
+ *   tag this process answered from the state it still holds is 304 without SQL, and any other
+ *   conditional poll whose answer is unchanged is 304 after the query, without the body.
  */
 @Injectable()
 export class InboxService {
@@ -35,20 +42,31 @@ export class InboxService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly reads: BellReadsLimit,
+    private readonly bells: BellStateCache,
   ) {}
 
-  async listInbox(project: ProjectRef, user: EndUser, query: InboxQueryDto): Promise<WithMeta<BellNotificationDto[]>> {
-    return this.list(project, user, query, false);
+  async listInbox(
+    project: ProjectRef,
+    user: EndUser,
+    query: InboxQueryDto,
+    ifNoneMatch?: string,
+  ): Promise<Versioned<BellNotificationDto[]>> {
+    return this.list(project, user, query, false, ifNoneMatch);
   }
 
-  async listUnread(project: ProjectRef, user: EndUser, query: UnreadQueryDto): Promise<WithMeta<BellNotificationDto[]>> {
-    return this.list(project, user, query, true);
+  async listUnread(
+    project: ProjectRef,
+    user: EndUser,
+    query: UnreadQueryDto,
+    ifNoneMatch?: string,
+  ): Promise<Versioned<BellNotificationDto[]>> {
+    return this.list(project, user, query, true, ifNoneMatch);
   }
 
   async countUnread(project: ProjectRef, user: EndUser): Promise<WithMeta<UnreadCountDto>> {
     await this.reads.count(project, user.userId);
-    const unreadCount = await countUnread(this.db.manager, this.scopeOf(project, user));
-    return new WithMeta({ unread_count: unreadCount }, bellMeta(project, user));
+    const state = await this.bells.state(this.scopeOf(project, user));
+    return new WithMeta({ unread_count: state.unreadCount }, bellMeta(project, user));
   }
 
   private async list(
@@ -56,21 +74,29 @@ export class InboxService {
     user: EndUser,
     query: InboxQueryDto,
     unreadOnly: boolean,
-  ): Promise<WithMeta<BellNotificationDto[]>> {
+    ifNoneMatch: string | undefined,
+  ): Promise<Versioned<BellNotificationDto[]>> {
     await this.reads.count(project, user.userId);
     const scope = this.scopeOf(project, user);
-    const em = this.db.manager;
-    const [rows, unreadCount] = await Promise.all([
-      listBell(em, scope, {
-        limit: query.limit ?? BELL_DEFAULT_LIMIT,
-        since: query.since ? new Date(query.since) : undefined,
-        category: query.category,
-        archived: query.archived,
-        unreadOnly,
-      }),
-      countUnread(em, scope),
-    ]);
-    return new WithMeta(rows.map(toBellNotificationDto), bellMeta(project, user, { unread_count: unreadCount }));
+    // The answer's shape depends on the query, the plan (poll interval) and the verification mode.
+    const variant = JSON.stringify([unreadOnly, query.limit, query.since, query.category, query.archived, bellMeta(project, user)]);
+    const held = this.bells.peek(project.id, user.userId, scope.now.getTime())?.listTags.get(variant);
+    if (held && holdsTag(ifNoneMatch, held)) return new Versioned(held, null);
+
+    const state = await this.bells.state(scope);
+    const rows = await listBell(this.db.manager, scope, {
+      limit: query.limit ?? BELL_DEFAULT_LIMIT,
+      since: query.since ? new Date(query.since) : undefined,
+      category: query.category,
+      archived: query.archived,
+      unreadOnly,
+    });
+    const answer = new WithMeta(rows.map(toBellNotificationDto), bellMeta(project, user, { unread_count: state.unreadCount }));
+    const tag = envelopeTag(answer);
+    // Remembered only if no write dropped the state while the rows were read: the tag then names
+    // what this state shows, until the state goes.
+    if (this.bells.peek(project.id, user.userId, scope.now.getTime()) === state) state.listTags.set(variant, tag);
+    return new Versioned(tag, answer);
   }
 
   private scopeOf(project: ProjectRef, user: EndUser): BellScope {

@@ -6,6 +6,7 @@ import { WithMeta } from '../../common/http/reply';
 import { Database } from '../../infra/database/database';
 import type { ProjectRef } from '../../projects/project-ref';
 import { bellMeta } from './bell-meta';
+import { BellStateCache } from './bell-state.cache';
 import {
   type BellRow,
   type BellScope,
@@ -46,6 +47,7 @@ export class ReceiptsService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly bells: BellStateCache,
   ) {}
 
   markRead(project: ProjectRef, user: EndUser, notificationId: string): Promise<WithMeta<BellNotificationDto>> {
@@ -91,6 +93,7 @@ export class ReceiptsService {
     const scope = this.scopeOf(project, user);
     const result = await this.db.transaction(async (em) => {
       const updated = await markAllRead(em, scope, category);
+      await this.bells.announcePeople(em, project.id, [user.userId]);
       return { updated, unread_count: await countUnread(em, scope) };
     });
     return new WithMeta(result, bellMeta(project, user));
@@ -113,6 +116,7 @@ export class ReceiptsService {
     const scope = this.scopeOf(project, user);
     const { row, unreadCount } = await this.db.transaction(async (em) => {
       const touched = await work(em, scope);
+      await this.bells.announcePeople(em, project.id, [user.userId]);
       return { row: touched, unreadCount: await countUnread(em, scope) };
     });
     return new WithMeta(toBellNotificationDto(row), bellMeta(project, user, { unread_count: unreadCount }));

@@ -3,13 +3,17 @@ import type { EntityManager } from 'typeorm';
 /** Serves the retention job's range scan over every project (see NotificationEntity). */
 export const IX_NOTIFICATIONS_VISIBLE_AT = 'ix_notifications_visible_at';
 
-/** Ids of notifications that showed before `cutoff`, oldest first (IX_NOTIFICATIONS_VISIBLE_AT). */
-export async function expiredNotificationIds(em: EntityManager, cutoff: Date, limit: number): Promise<string[]> {
-  const rows: { id: string }[] = await em.query('SELECT id FROM notifications WHERE visible_at < $1 ORDER BY visible_at LIMIT $2', [
-    cutoff,
-    limit,
-  ]);
-  return rows.map((row) => row.id);
+/** Notifications that showed before `cutoff`, oldest first (IX_NOTIFICATIONS_VISIBLE_AT): ids and their projects. */
+export async function expiredNotifications(
+  em: EntityManager,
+  cutoff: Date,
+  limit: number,
+): Promise<{ ids: string[]; projectIds: string[] }> {
+  const rows: { id: string; project_id: string }[] = await em.query(
+    'SELECT id, project_id FROM notifications WHERE visible_at < $1 ORDER BY visible_at LIMIT $2',
+    [cutoff, limit],
+  );
+  return { ids: rows.map((row) => row.id), projectIds: [...new Set(rows.map((row) => row.project_id))] };
 }
 
 /**

@@ -3,11 +3,12 @@ import { Cron, CronExpression } from '@nestjs/schedule';
 import { Clock } from '../../common/clock/clock';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Database } from '../../infra/database/database';
+import { BellStateCache } from '../bell/bell-state.cache';
 import {
   deleteBellUsersBatch,
   deleteChildRowsBatch,
   deleteNotifications,
-  expiredNotificationIds,
+  expiredNotifications,
   projectIdsAfter,
 } from './notification-retention.queries';
 
@@ -49,6 +50,7 @@ export class NotificationRetention {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly bells: BellStateCache,
   ) {}
 
   @Cron(CronExpression.EVERY_DAY_AT_3AM, { name: 'notification-retention', timeZone: 'UTC' })
@@ -74,12 +76,16 @@ export class NotificationRetention {
     const em = this.db.manager;
     let deleted = 0;
     for (;;) {
-      const ids = await expiredNotificationIds(em, cutoff, NOTIFICATION_BATCH);
+      const { ids, projectIds } = await expiredNotifications(em, cutoff, NOTIFICATION_BATCH);
       if (ids.length === 0) return deleted;
       for (const table of ['notification_receipts', 'notification_recipients', 'notification_releases'] as const) {
         while ((await deleteChildRowsBatch(em, table, ids, ROW_BATCH)) > 0);
       }
+      // Receipts going first makes these unread for a moment: the bells' copies go now, and again
+      // once the notifications are gone (each statement commits by itself).
+      await this.bells.announceProjects(em, projectIds);
       deleted += await deleteNotifications(em, ids);
+      await this.bells.announceProjects(em, projectIds);
     }
   }
 

@@ -7,6 +7,7 @@ import { Paged } from '../../common/http/reply';
 import { isId } from '../../common/ids/ids';
 import { Database } from '../../infra/database/database';
 import type { ProjectRef } from '../../projects/project-ref';
+import { BellStateCache } from '../bell/bell-state.cache';
 import { NotificationEntity } from '../entities/notification.entity';
 import type { ListNotificationsQueryDto } from './dto/list-notifications-query.dto';
 import {
@@ -48,6 +49,7 @@ export class ManagementService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly quota: NotificationQuota,
+    private readonly bells: BellStateCache,
   ) {}
 
   async listNotifications(project: ProjectRef, query: ListNotificationsQueryDto): Promise<Paged<SentNotificationDto>> {
@@ -88,6 +90,7 @@ export class ManagementService {
       });
       if (!row) throw notFound(notificationId);
       await em.delete(NotificationEntity, { id: row.id, projectId: project.id });
+      await this.bells.announceProject(em, project.id);
       const stillScheduled = row.status === 'scheduled' && row.visibleAt.getTime() > this.clock.now().getTime();
       if (stillScheduled && row.usageMonth) await this.quota.giveBack(em, project.id, row.usageMonth);
       return { id: row.id, deleted: true as const };

@@ -16,6 +16,7 @@ import { type AudiencePreviewDto, type SentNotificationDto, toSentNotificationDt
 import { GROUP_FIELDS, NOTIFICATION_LIMITS, type SendTarget, reactionsOf, targetOf, usageMonthOf, visibleAtOf } from './notification-input';
 import { NotificationQuota } from './quota';
 import { NotificationReleases } from './releases';
+import { BellStateCache } from '../bell/bell-state.cache';
 import { insertNotification, insertRecipients } from './sending.queries';
 
 /**
@@ -51,6 +52,7 @@ export class SendService {
     private readonly quota: NotificationQuota,
     private readonly releases: NotificationReleases,
     private readonly reactionSets: ChangelogReactionSet,
+    private readonly bells: BellStateCache,
   ) {}
 
   async createNotification(
@@ -71,6 +73,9 @@ export class SendService {
         await insertNotification(em, row);
         const recipients = target.kind === 'user' ? [target.userId] : (group?.userIds ?? []);
         if (recipients.length > 0) await insertRecipients(em, project.id, row.id, recipients, visibleAt);
+        // A scheduled one too: the bells' copies end at its visible_at only once they know of it.
+        if (target.kind === 'broadcast') await this.bells.announceProject(em, project.id);
+        else await this.bells.announcePeople(em, project.id, recipients);
         if (row.status === 'scheduled') await this.releases.schedule(em, row);
         const meta: Record<string, unknown> = { usage };
         if (group)
