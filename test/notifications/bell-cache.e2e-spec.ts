@@ -212,7 +212,14 @@ describe('The bell badge from each process’s copy', () => {
     expect(entry.body.error).toBeNull();
     await expectBadges({ ada: 2, bob: 1 });
 
-    // The contact's erasure takes Ada's bell rows: her targeted ones go, the broadcasts stay unread.
+    // The contact's erasure takes Ada's bell rows: her targeted notifications and her receipts go,
+    // so after reading everything she sees the project's two broadcasts unread again.
+    await a.api
+      .as(p.publishableKey)
+      .patch('/v1/notifications/read-all')
+      .send({ user_id: 'ada', user_hash: userHashOf('ada', secret) })
+      .expect(200);
+    await expectBadges({ ada: 0, bob: 1 });
     const contact = await secretApi.post('/v1/analytics/identify').send({ user_id: 'ada', email: 'ada@example.com' }).expect(200);
     await secretApi.delete(`/v1/contacts/${contact.body.data.id}`).expect(200);
     await expectBadges({ ada: 2, bob: 1 });
