@@ -19,6 +19,7 @@ import { HostedChangelogController } from './public/hosted-changelog.controller'
 import { HostedChangelogService } from './public/hosted-changelog.service';
 import { PageInteractionsService } from './public/page-interactions.service';
 import { PublicChangelogController } from './public/public-changelog.controller';
+import { PublicChangelogCache } from './public/public-changelog.cache';
 import { PublicChangelogService } from './public/public-changelog.service';
 import { ChangelogReactionSet } from './reaction-set.service';
 import { ChangelogSettingsController } from './settings/changelog-settings.controller';
@@ -69,6 +70,7 @@ const TOPICS_FORM_LIMIT = '16kb';
     ChangelogReactionSet,
     DraftsService,
     PublicChangelogService,
+    PublicChangelogCache,
     HostedChangelogService,
     PageInteractionsService,
     EngagementRecorder,

@@ -36,6 +36,7 @@ import {
 } from './entry-input';
 import { EntryPublishing } from './entry-publishing';
 import { assignValues, entryColumns, valuesOfEntry } from './entry-values';
+import { PublicChangelogCache } from '../public/public-changelog.cache';
 
 /**
  * Changelog entries: create, update, read, list, delete (spec: Changelog entry, Changelog entry
@@ -78,6 +79,7 @@ export class EntriesService {
     private readonly clock: Clock,
     private readonly publishing: EntryPublishing,
     private readonly bell: ChangelogBroadcasts,
+    private readonly publicAnswers: PublicChangelogCache,
   ) {}
 
   /**
@@ -153,6 +155,7 @@ export class EntriesService {
         row.updatedAt = now;
         await em.update(ChangelogEntryEntity, { id: row.id }, entryColumns(row));
       }
+      if (changed.length > 0 || statusChanged) await this.publicAnswers.announce(em, project.id);
       if (publishing) await this.publishing.publish(em, row, project.slug);
       else if (target === 'scheduled' && (row.status !== 'scheduled' || changedSet.has('scheduledAt'))) {
         await this.publishing.schedule(em, row);
@@ -191,7 +194,11 @@ export class EntriesService {
 
   async deleteEntry(project: ProjectRef, entryId: string): Promise<DeletedDto> {
     if (!isId('ce', entryId)) throw notFound(entryId);
-    const result = await this.db.manager.delete(ChangelogEntryEntity, { projectId: project.id, id: entryId });
+    const result = await this.db.transaction(async (em) => {
+      const deleted = await em.delete(ChangelogEntryEntity, { projectId: project.id, id: entryId });
+      if (deleted.affected) await this.publicAnswers.announce(em, project.id);
+      return deleted;
+    });
     if (!result.affected) throw notFound(entryId);
     return { id: entryId, deleted: true };
   }

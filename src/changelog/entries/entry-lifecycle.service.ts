@@ -16,6 +16,7 @@ import { EntryPublishing } from './entry-publishing';
 import { entryColumns } from './entry-values';
 import { mailingSkipReason } from '../subscribers/mailing-rules';
 import { countMailingRecipients } from '../subscribers/subscribers.queries';
+import { PublicChangelogCache } from '../public/public-changelog.cache';
 
 /** What publishing an entry would reach (EntryLifecycleService.publicationReach). */
 export interface PublicationReach {
@@ -51,6 +52,7 @@ export class EntryLifecycleService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly publishing: EntryPublishing,
+    private readonly publicAnswers: PublicChangelogCache,
   ) {}
 
   archiveEntry(project: ProjectRef, entryId: string): Promise<WithMeta<EntryDto>> {
@@ -68,6 +70,7 @@ export class EntryLifecycleService {
           updatedAt: now,
         });
         await em.update(ChangelogEntryEntity, { id: row.id }, entryColumns(row));
+        await this.publicAnswers.announce(em, project.id);
       }
       return entryAnswer(em, row, this.publishing.publicUrl(project.slug, row.id));
     });
@@ -84,6 +87,7 @@ export class EntryLifecycleService {
         const overdue = previous === 'scheduled' && (row.scheduledAt === null || row.scheduledAt.getTime() <= now.getTime());
         Object.assign(row, { status: overdue ? 'draft' : previous, statusBeforeArchive: null, archivedAt: null, updatedAt: now });
         await em.update(ChangelogEntryEntity, { id: row.id }, entryColumns(row));
+        await this.publicAnswers.announce(em, project.id);
         if (overdue) await this.publishing.publish(em, row, project.slug);
         else if (previous === 'scheduled') await this.publishing.schedule(em, row);
       }

@@ -19,6 +19,7 @@ import { ChangelogEntryEntity } from '../entities/changelog-entry.entity';
 import { ChangelogPublicationEntity } from '../entities/changelog-publication.entity';
 import { SubscriberMailings } from '../subscribers/subscriber-mailings';
 import { countReservedEntries, labelSlugsOf, projectSlugOf } from './entries.queries';
+import { PublicChangelogCache } from '../public/public-changelog.cache';
 
 /** Scheduled publications as due rows (see ChangelogPublicationEntity). */
 export const CHANGELOG_PUBLICATIONS = defineDueRows<ChangelogPublicationEntity>({
@@ -46,6 +47,7 @@ export class EntryPublishing implements OnModuleInit {
     private readonly usage: PlanUsage,
     private readonly bell: ChangelogBroadcasts,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly publicAnswers: PublicChangelogCache,
   ) {}
 
   onModuleInit(): void {
@@ -87,6 +89,7 @@ export class EntryPublishing implements OnModuleInit {
     entry.publishedAt ??= now;
     entry.updatedAt = now;
     await em.update(ChangelogEntryEntity, { id: entry.id }, { status: entry.status, publishedAt: entry.publishedAt, updatedAt: now });
+    await this.publicAnswers.announce(em, entry.projectId);
     if (first) await this.announce(em, entry, this.publicUrl(projectSlug, entry.id));
   }
 

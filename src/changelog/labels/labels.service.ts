@@ -13,6 +13,7 @@ import { CreateLabelDto, LabelDto, UpdateLabelDto, toLabelDto } from '../dto/lab
 import { ChangelogLabelEntity, UQ_LABELS_PROJECT_SLUG } from '../entities/changelog-label.entity';
 import { lockProject } from '../../projects/project-lock';
 import { slugFromName, uniqueSlug } from './label-slug';
+import { PublicChangelogCache } from '../public/public-changelog.cache';
 
 /**
  * Labels of the changelog (spec: Label, Limits → Labels per project).
@@ -33,6 +34,7 @@ export class LabelsService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly publicAnswers: PublicChangelogCache,
   ) {}
 
   async listLabels(project: ProjectRef): Promise<LabelDto[]> {
@@ -86,12 +88,19 @@ export class LabelsService {
         em.update(ChangelogLabelEntity, { id: row.id }, { name: row.name, slug: row.slug, colour: row.colour, updatedAt: row.updatedAt }),
         row.slug,
       );
+      await this.publicAnswers.announce(em, project.id);
       return toLabelDto(row);
     });
   }
 
   async deleteLabel(project: ProjectRef, labelId: string): Promise<DeletedDto> {
-    const result = isId('lbl', labelId) ? await this.db.manager.delete(ChangelogLabelEntity, { projectId: project.id, id: labelId }) : null;
+    const result = isId('lbl', labelId)
+      ? await this.db.transaction(async (em) => {
+          const deleted = await em.delete(ChangelogLabelEntity, { projectId: project.id, id: labelId });
+          if (deleted.affected) await this.publicAnswers.announce(em, project.id);
+          return deleted;
+        })
+      : null;
     if (!result?.affected) throw new ApiError('NOT_FOUND', `No label ${labelId.slice(0, 64)} in this project.`, { param: 'id' });
     return { id: labelId, deleted: true };
   }

@@ -29,6 +29,7 @@ function changelog(title = TITLE, labelName = 'R&D <lab> "x"'): PublicChangelog 
       },
     ],
     labels: [],
+    nextExpiry: null,
   };
 }
 

@@ -31,6 +31,7 @@ function changelog(entries: number): PublicChangelog {
       labels: [{ slug: 'exports', name: 'Exports & CSV', colour: 'blue' }],
     })),
     labels: [],
+    nextExpiry: null,
   };
 }
 

@@ -9,6 +9,7 @@ import { ProjectSlugsService } from '../../projects/slug-history/project-slugs.s
 import { isId } from '../../common/ids/ids';
 import { changelogEntryPage, changelogListPage, changelogNotFoundPage } from './changelog-pages';
 import { PUBLIC_DEFAULT_LIMIT, PUBLIC_QUERY_MAX } from './dto/public-changelog-query.dto';
+import { PublicChangelogCache } from './public-changelog.cache';
 import { readPublicChangelog } from './public-changelog.queries';
 import { publicLinks } from './public-links';
 
@@ -24,7 +25,8 @@ function queryText(value: unknown, valid: (text: string) => boolean): string | n
  * and entries outside the public set (draft, scheduled, archived, signed-in or segment audience,
  * expired, another project's) get the same 404 page, so nothing tells them apart. Pages are
  * public and cacheable (ETag, `public, max-age=60`): they hold nothing personal, unlike the
- * waitlist's pages.
+ * waitlist's pages. Pages without `q` are rendered once per change and kept by every process
+ * (public-changelog.cache.ts).
  */
 @Injectable()
 export class HostedChangelogService {
@@ -33,6 +35,7 @@ export class HostedChangelogService {
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly slugs: ProjectSlugsService,
+    private readonly answers: PublicChangelogCache,
   ) {}
 
   /** `customDomain`: the verified custom domain the page is served on, which its canonical and feed links then use. */
@@ -40,34 +43,49 @@ export class HostedChangelogService {
     if (!isValidSlug(slug)) return changelogNotFoundPage();
     const label = queryText(rawLabel, (text) => SLUG_PATTERN.test(text));
     const q = queryText(rawQ, (text) => codePointLength(text) <= PUBLIC_QUERY_MAX && !text.includes('\u0000'));
-    const changelog = await readPublicChangelog(this.db.manager, slug, {
-      now: this.clock.now(),
-      limit: PUBLIC_DEFAULT_LIMIT,
-      label,
-      q,
-      withLabels: true,
-    });
-    if (!changelog) return this.notFoundUnlessRenamed(slug);
-    const { project, entries, labels } = changelog;
-    return changelogListPage({
-      projectName: project.name,
-      slug: project.slug,
-      entries,
-      labels,
-      q,
-      label,
-      links: publicLinks(this.config, project.slug, customDomain),
-    });
+    const render = async () => {
+      const changelog = await readPublicChangelog(this.db.manager, slug, {
+        now: this.clock.now(),
+        limit: PUBLIC_DEFAULT_LIMIT,
+        label,
+        q,
+        withLabels: true,
+      });
+      if (!changelog) return null;
+      const { project, entries, labels } = changelog;
+      const reply = changelogListPage({
+        projectName: project.name,
+        slug: project.slug,
+        entries,
+        labels,
+        q,
+        label,
+        links: publicLinks(this.config, project.slug, customDomain),
+      });
+      return { projectId: project.id, reply, nextChangeAt: changelog.nextExpiry };
+    };
+    if (q !== null) return (await render())?.reply ?? this.notFoundUnlessRenamed(slug);
+    return this.answers.answer(`page\u0000${slug}\u0000${label ?? ''}\u0000${customDomain ?? ''}`, render, () =>
+      this.notFoundUnlessRenamed(slug),
+    );
   }
 
   async showEntryPage(slug: string, entryId: string, customDomain: string | null = null): Promise<RawReply> {
     if (!isValidSlug(slug) || !isId('ce', entryId)) return changelogNotFoundPage();
-    const changelog = await readPublicChangelog(this.db.manager, slug, { now: this.clock.now(), limit: 1, entryId });
-    if (!changelog) return this.notFoundUnlessRenamed(slug);
-    const entry = changelog.entries[0];
-    if (!entry) return changelogNotFoundPage();
-    const links = publicLinks(this.config, changelog.project.slug, customDomain);
-    return changelogEntryPage(changelog.project.name, changelog.project.slug, entry, links);
+    let known = false;
+    const render = async () => {
+      const changelog = await readPublicChangelog(this.db.manager, slug, { now: this.clock.now(), limit: 1, entryId });
+      known = changelog !== null;
+      const entry = changelog?.entries[0];
+      if (!changelog || !entry) return null;
+      const links = publicLinks(this.config, changelog.project.slug, customDomain);
+      const reply = changelogEntryPage(changelog.project.name, changelog.project.slug, entry, links);
+      return { projectId: changelog.project.id, reply, nextChangeAt: changelog.nextExpiry };
+    };
+    // An entry outside the public set is not kept: publishing it must show it at once.
+    return this.answers.answer(`entry\u0000${slug}\u0000${entryId}\u0000${customDomain ?? ''}`, render, () =>
+      known ? Promise.resolve(changelogNotFoundPage()) : this.notFoundUnlessRenamed(slug),
+    );
   }
 
   /** A renamed project's old slug redirects (308) to the same page under the current one. */

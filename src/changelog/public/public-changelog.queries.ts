@@ -47,6 +47,8 @@ export interface PublicChangelog {
   entries: PublicEntryRow[];
   /** Labels on at least one public entry (a label of drafts only may name something unreleased). */
   labels: PublicLabel[];
+  /** The first `expires_at` after now among the public entries: the set changes then without a write. */
+  nextExpiry: Date | null;
 }
 
 export interface PublicSetFilter {
@@ -78,7 +80,10 @@ const LABELS_IN_USE = `(SELECT coalesce(json_agg(json_build_object('slug', l.slu
  */
 export async function readPublicChangelog(em: EntityManager, slug: string, filter: PublicSetFilter): Promise<PublicChangelog | null> {
   const sql = `SELECT p.id AS project_id, p.slug AS project_slug, p.name AS project_name, p.created_at AS project_created_at,
-      ${filter.withLabels ? LABELS_IN_USE : `'[]'::json`} AS project_labels, e.*
+      ${filter.withLabels ? LABELS_IN_USE : `'[]'::json`} AS project_labels,
+      (SELECT min(x.expires_at) FROM changelog_entries x
+        WHERE x.project_id = p.id AND x.status = 'published' AND x.audience = 'public' AND x.expires_at > $2) AS project_next_expiry,
+      e.*
     FROM projects p
     LEFT JOIN LATERAL (
       SELECT e.id, e.title, e.body_markdown, e.version, e.category, e.published_at, e.pinned, e.cover_image_url, e.cta_label, e.cta_url,
@@ -113,6 +118,7 @@ export async function readPublicChangelog(em: EntityManager, slug: string, filte
     },
     entries: rows.filter((row) => row.id !== null).map(toPublicEntryRow),
     labels: first.project_labels as PublicLabel[],
+    nextExpiry: first.project_next_expiry ? new Date(first.project_next_expiry as string) : null,
   };
 }
 

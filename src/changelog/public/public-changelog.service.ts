@@ -7,6 +7,7 @@ import { Database } from '../../infra/database/database';
 import { isValidSlug } from '../../projects/slugs';
 import { ProjectSlugsService } from '../../projects/slug-history/project-slugs.service';
 import { cacheableReply } from './cacheable-reply';
+import { PublicChangelogCache, type RenderedPublicAnswer } from './public-changelog.cache';
 import { FEED_FORMATS, type FeedFormat, renderFeed } from './changelog-feeds';
 import { toPublicChangelogEntryDto } from './dto/public-changelog-entry.dto';
 import { PUBLIC_DEFAULT_LIMIT, type PublicChangelogQueryDto } from './dto/public-changelog-query.dto';
@@ -25,6 +26,8 @@ import { publicLinks } from './public-links';
  *   tag answers 304 with no body. `Access-Control-Allow-Origin: *` is on every answer, so a cached
  *   copy serves browsers too.
  * - An unknown slug answers 404 NOT_FOUND in the error envelope, feeds included.
+ * - Answers without `q` are rendered once per change and kept by every process
+ *   (public-changelog.cache.ts); a search is read every time.
  */
 @Injectable()
 export class PublicChangelogService {
@@ -33,32 +36,50 @@ export class PublicChangelogService {
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly slugs: ProjectSlugsService,
+    private readonly answers: PublicChangelogCache,
   ) {}
 
   async listPublicEntries(slug: string, query: PublicChangelogQueryDto): Promise<RawReply> {
-    const changelog = await this.read(slug, { label: query.label, q: query.q, limit: query.limit ?? PUBLIC_DEFAULT_LIMIT });
-    const links = publicLinks(this.config, changelog.project.slug);
-    const data = changelog.entries.map((entry) => toPublicChangelogEntryDto(entry, links.entry(entry.id)));
-    return cacheableReply(JSON.stringify({ data, error: null }), 'application/json; charset=utf-8', { cors: true });
+    const filter = { label: query.label, q: query.q, limit: query.limit ?? PUBLIC_DEFAULT_LIMIT };
+    const render = () =>
+      this.rendered(slug, filter, (changelog) => {
+        const links = publicLinks(this.config, changelog.project.slug);
+        const data = changelog.entries.map((entry) => toPublicChangelogEntryDto(entry, links.entry(entry.id)));
+        return cacheableReply(JSON.stringify({ data, error: null }), 'application/json; charset=utf-8', { cors: true });
+      });
+    if (query.q) return (await render())?.reply ?? this.notFound(slug);
+    return this.answers.answer(`json\u0000${slug}\u0000${filter.label ?? ''}\u0000${filter.limit}`, render, () => this.notFound(slug));
   }
 
   /** `customDomain`: the verified custom domain it is read on, which its links then use. */
   async getFeed(slug: string, format: FeedFormat, customDomain: string | null = null): Promise<RawReply> {
-    const changelog = await this.read(slug, { limit: PUBLIC_DEFAULT_LIMIT });
-    const feed = renderFeed(changelog, publicLinks(this.config, changelog.project.slug, customDomain), format);
-    return cacheableReply(feed, FEED_FORMATS[format].contentType, { cors: true });
+    return this.answers.answer(
+      `feed\u0000${slug}\u0000${format}\u0000${customDomain ?? ''}`,
+      () =>
+        this.rendered(slug, { limit: PUBLIC_DEFAULT_LIMIT }, (changelog) => {
+          const feed = renderFeed(changelog, publicLinks(this.config, changelog.project.slug, customDomain), format);
+          return cacheableReply(feed, FEED_FORMATS[format].contentType, { cors: true });
+        }),
+      () => this.notFound(slug),
+    );
   }
 
-  private async read(slug: string, filter: Omit<PublicSetFilter, 'now'>): Promise<PublicChangelog> {
+  /** One read of the public set, rendered; null for an unknown slug. */
+  private async rendered(
+    slug: string,
+    filter: Omit<PublicSetFilter, 'now'>,
+    render: (changelog: PublicChangelog) => RawReply,
+  ): Promise<RenderedPublicAnswer | null> {
     const changelog = isValidSlug(slug) ? await readPublicChangelog(this.db.manager, slug, { ...filter, now: this.clock.now() }) : null;
-    if (!changelog) {
-      // A renamed project's old slug redirects (308) to the same address under the current one.
-      await this.slugs.redirectIfRenamed(slug, 'project_slug');
-      throw new ApiError('NOT_FOUND', 'No public changelog has this slug.', {
-        param: 'project_slug',
-        remediation: "Use the project's slug as shown in the dashboard; slugs are lowercase letters, digits and hyphens.",
-      });
-    }
-    return changelog;
+    return changelog && { projectId: changelog.project.id, reply: render(changelog), nextChangeAt: changelog.nextExpiry };
+  }
+
+  private async notFound(slug: string): Promise<never> {
+    // A renamed project's old slug redirects (308) to the same address under the current one.
+    await this.slugs.redirectIfRenamed(slug, 'project_slug');
+    throw new ApiError('NOT_FOUND', 'No public changelog has this slug.', {
+      param: 'project_slug',
+      remediation: "Use the project's slug as shown in the dashboard; slugs are lowercase letters, digits and hyphens.",
+    });
   }
 }
