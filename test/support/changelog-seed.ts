@@ -3,6 +3,7 @@ import { ChangelogEntryEntity } from '../../src/changelog/entities/changelog-ent
 import { ChangelogEntryLabelEntity } from '../../src/changelog/entities/changelog-entry-label.entity';
 import { ChangelogLabelEntity, type LabelColour } from '../../src/changelog/entities/changelog-label.entity';
 import type { TestApp } from './test-app';
+import { PublicChangelogCache } from '../../src/changelog/public/public-changelog.cache';
 
 /**
  * Changelog rows written straight to the database, for suites that need entries without going
@@ -74,6 +75,8 @@ export async function seedEntry(t: TestApp, projectId: string, input: SeedEntryI
     const label = await seedLabel(t, projectId, { slug });
     await t.db.manager.getRepository(ChangelogEntryLabelEntity).insert({ entryId: entry.id, labelId: label.id });
   }
+  // As the entry services do: no process keeps a public answer that predates it.
+  await t.get(PublicChangelogCache).announce(t.db.manager, projectId);
   return entry;
 }
 
