@@ -9,7 +9,7 @@ const range = (count: number) => Array.from({ length: count }, (_, index) => ind
 const IDLE_IN_TRANSACTION_MS = 2_000;
 // Every answer is held back this long after its COMMIT, so that the kill finds some requests
 // committed but unanswered, beside some not yet committed.
-const ANSWER_DELAY_MS = 300;
+const ANSWER_DELAY_MS = 1_000;
 const PER_KIND = 50;
 const SENDERS = 20;
 const KILL_AFTER_ANSWERS = 30;
