@@ -33,6 +33,10 @@ export interface ClusterOptions {
   database?: 'migrated' | 'empty';
   /** Extra environment for every process (PUBLIC_BASE_URL, deadlines, limits…). */
   env?: Record<string, string>;
+  /** Every process at once, as an orchestrator starts them (by default API 0 first, which migrates an empty database). */
+  startTogether?: boolean;
+  /** Runs once the database exists, before any process starts (with its direct URL). */
+  beforeStart?: (databaseUrl: string) => Promise<void>;
 }
 
 export interface ClusterProcess {
@@ -187,12 +191,14 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   };
 
   try {
+    await options.beforeStart?.(dbUrl);
     // The first process migrates an empty database; the others then start side by side.
     const apiCount = options.apis ?? 2;
     const workerCount = options.workers ?? 2;
-    if (apiCount > 0) await launch('api', 0);
+    const first = options.startTogether ? 0 : Math.min(apiCount, 1);
+    for (let i = 0; i < first; i += 1) await launch('api', i);
     await Promise.all([
-      ...Array.from({ length: apiCount - 1 }, (_, i) => launch('api', i + 1)),
+      ...Array.from({ length: apiCount - first }, (_, i) => launch('api', i + first)),
       ...Array.from({ length: workerCount }, (_, i) => launch('worker', i)),
     ]);
   } catch (error) {
