@@ -3,8 +3,8 @@
  * and two worker processes; bell polls (`GET /v1/notifications/unread/count`) and waitlist signups
  * per second with one and two API processes (`WORKERS=off`), all started from the build on the
  * machine's PostgreSQL and Redis. For every figure: the processes' CPU time per request (from /proc,
- * summed over the processes), how busy the whole machine was meanwhile (/proc/stat, other work
- * included) and the load generator's own CPU per request. Also each process's resident memory when
+ * summed over the processes), that of the PostgreSQL backends serving them, the load generator's own
+ * (this process), and how busy the whole machine was meanwhile (/proc/stat, other work included). Also each process's resident memory when
  * idle and after the load, and its connections to PostgreSQL and Redis (its sockets, from /proc).
  *
  * Load is spread over two API processes by one autocannon instance per process, run at the same
@@ -133,15 +133,40 @@ async function startWorker(env) {
   return child;
 }
 
-/** Runs `work` while counting the CPU of `pids`, of this process (the load generator) and of the machine. */
-async function metered(pids, work) {
+/** The PostgreSQL backends serving the bench database, but for `client`'s own (what the bench itself runs). */
+async function backendPids(client) {
+  const { rows } = await client.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+  return rows.map((row) => row.pid);
+}
+
+const cpuOrNull = (pid) => {
+  try {
+    return cpuSeconds(pid);
+  } catch {
+    return null; // ended meanwhile
+  }
+};
+
+/**
+ * Runs `work` while counting the CPU of `pids`, of the PostgreSQL backends that serve them (those
+ * open before and after: the pools are warm by then), of this process (the load generator) and of
+ * the machine.
+ */
+async function metered(pids, client, work) {
+  const backends = new Map((await backendPids(client)).map((pid) => [pid, cpuOrNull(pid)]));
   const before = { cpu: pids.map(cpuSeconds), own: process.cpuUsage(), machine: machineTicks() };
   const result = await work();
   const own = process.cpuUsage(before.own);
   const machine = machineTicks();
+  let postgresCpu = 0;
+  for (const [pid, start] of backends) {
+    const end = cpuOrNull(pid);
+    if (start !== null && end !== null) postgresCpu += end - start;
+  }
   return {
     result,
     cpu: pids.reduce((sum, pid, index) => sum + cpuSeconds(pid) - before.cpu[index], 0),
+    postgresCpu,
     generatorCpu: (own.user + own.system) / 1e6,
     machineBusy: (machine.busy - before.machine.busy) / (machine.total - before.machine.total),
   };
@@ -179,6 +204,7 @@ async function deliveries(env) {
       expected += count;
       const measured = await metered(
         workers.filter((worker) => worker.exitCode === null).map((worker) => worker.pid),
+        client,
         () => throughput(client, env, project.id, endpointId, receiver, count),
       );
       // The receiver answers before the worker records the result: wait for the last rows.
@@ -199,6 +225,7 @@ async function deliveries(env) {
         processes: `${count} worker${count > 1 ? 's' : ''}`,
         'per second': Math.round(median(mine.map((sample) => sample.result.perSecond))),
         'cpu µs/req': Math.round(median(mine.map((sample) => (sample.cpu * 1e6) / DELIVERIES))),
+        'PostgreSQL µs/req': Math.round(median(mine.map((sample) => (sample.postgresCpu * 1e6) / DELIVERIES))),
         'generator µs/req': Math.round(median(mine.map((sample) => (sample.generatorCpu * 1e6) / DELIVERIES))),
         'machine busy': `${Math.round(median(mine.map((sample) => sample.machineBusy)) * 100)}%`,
       });
@@ -233,7 +260,7 @@ async function spread(apis, route, context, seconds) {
   };
 }
 
-async function apiRoutes(env, apis) {
+async function apiRoutes(env, apis, client) {
   const rows = [];
   for (const route of ROUTES.filter((candidate) => ROUTE_NAMES.includes(candidate.name))) {
     const context = await route.prepare({ env, createProject: (name) => createProject(env, name), port: API_PORTS[0] });
@@ -247,6 +274,7 @@ async function apiRoutes(env, apis) {
         const context2 = { ...context, target: `api${setup.length}`, round };
         const measured = await metered(
           setup.map((api) => api.pid),
+          client,
           () => spread(setup, route, context2, SECONDS),
         );
         samples[setup.length].push(measured);
@@ -260,6 +288,7 @@ async function apiRoutes(env, apis) {
         'per second': Math.round(median(mine.map((sample) => sample.result.requests / SECONDS))),
         'p99 ms': median(mine.map((sample) => sample.result.p99)),
         'cpu µs/req': Math.round(median(mine.map((sample) => (sample.cpu * 1e6) / sample.result.requests))),
+        'PostgreSQL µs/req': Math.round(median(mine.map((sample) => (sample.postgresCpu * 1e6) / sample.result.requests))),
         'generator µs/req': Math.round(median(mine.map((sample) => (sample.generatorCpu * 1e6) / sample.result.requests))),
         'machine busy': `${Math.round(median(mine.map((sample) => sample.machineBusy)) * 100)}%`,
         failures: mine.reduce((sum, sample) => sum + sample.result.failures, 0),
@@ -275,11 +304,13 @@ async function clusterTimings(env) {
   const loadBefore = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   const delivered = await deliveries(env);
   const apis = [];
+  const client = new Client({ connectionString: env.DATABASE_URL });
+  await client.connect();
   try {
     // One at a time: the first applies pending migrations.
     for (const port of API_PORTS) apis.push(await startApi(env, port));
     const facts = [processFacts('API, idle', apis[0], env), ...delivered.facts];
-    const rows = [...delivered.rows, ...(await apiRoutes(env, apis))];
+    const rows = [...delivered.rows, ...(await apiRoutes(env, apis, client))];
     facts.splice(1, 0, processFacts('API, after load', apis[0], env));
     const ratios = [];
     for (let i = 0; i < rows.length; i += 2) {
@@ -288,6 +319,7 @@ async function clusterTimings(env) {
     return { loadBefore, cores: require('node:os').availableParallelism(), rows, ratios, facts };
   } finally {
     await Promise.all(apis.map(stop));
+    await client.end();
   }
 }
 
