@@ -271,11 +271,11 @@ async function apiRoutes(env, apis, client) {
     const samples = { 1: [], 2: [] };
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const setup of round % 2 === 0 ? setups : [...setups].reverse()) {
-        const context2 = { ...context, target: `api${setup.length}`, round };
+        const roundContext = { ...context, target: `api${setup.length}`, round };
         const measured = await metered(
           setup.map((api) => api.pid),
           client,
-          () => spread(setup, route, context2, SECONDS),
+          () => spread(setup, route, roundContext, SECONDS),
         );
         samples[setup.length].push(measured);
       }
