@@ -302,6 +302,7 @@ async function apiRoutes(env, apis, client) {
 /** The cluster section: `env` names a migrated (or empty) database, REDIS_URL and QUEUE_PREFIX. */
 async function clusterTimings(env) {
   const loadBefore = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const started = Date.now();
   const delivered = await deliveries(env);
   const apis = [];
   const client = new Client({ connectionString: env.DATABASE_URL });
@@ -316,7 +317,8 @@ async function clusterTimings(env) {
     for (let i = 0; i < rows.length; i += 2) {
       ratios.push({ measure: rows[i].measure, '2 / 1': Number((rows[i + 1]['per second'] / rows[i]['per second']).toFixed(2)) });
     }
-    return { loadBefore, cores: require('node:os').availableParallelism(), rows, ratios, facts };
+    const seconds = Math.round((Date.now() - started) / 1000);
+    return { loadBefore, cores: require('node:os').availableParallelism(), seconds, rows, ratios, facts };
   } finally {
     await Promise.all(apis.map(stop));
     await client.end();
@@ -324,7 +326,7 @@ async function clusterTimings(env) {
 }
 
 function printCluster(cluster) {
-  console.log(`cluster: ${cluster.cores} cores, load average before ${cluster.loadBefore}`);
+  console.log(`cluster: ${cluster.cores} cores, load average before ${cluster.loadBefore}, ${cluster.seconds} s`);
   console.table(cluster.rows);
   console.table(cluster.ratios);
   console.table(cluster.facts);
