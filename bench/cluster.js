@@ -24,7 +24,7 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { randomBytes } = require('node:crypto');
 const { Client } = require('pg');
-const { NODE_FLAGS, admin, cpuSeconds, createProject, databaseUrl, sleep, waitForHealth } = require('./support');
+const { NODE_FLAGS, admin, cpuSeconds, createProject, databaseUrl, dropKeys, sleep, waitForHealth } = require('./support');
 const { ROUTES } = require('./routes');
 const { insertEndpoint, startReceiver, throughput } = require('./webhook-timings');
 
@@ -351,22 +351,6 @@ async function main() {
   } finally {
     await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await dropKeys(env);
-  }
-}
-
-/** The run's queues and counters in the shared Redis: only keys under its own prefix. */
-async function dropKeys(env) {
-  const Redis = require('ioredis');
-  const redis = new Redis(env.REDIS_URL);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${env.QUEUE_PREFIX}:*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
   }
 }
 

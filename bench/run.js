@@ -24,7 +24,7 @@ const { fork, spawn } = require('node:child_process');
 const { writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { randomBytes } = require('node:crypto');
-const { NODE_FLAGS, admin, cpuSeconds, createProject, databaseUrl, waitForHealth } = require('./support');
+const { NODE_FLAGS, admin, cpuSeconds, createProject, databaseUrl, dropKeys, waitForHealth } = require('./support');
 const { ROUTES } = require('./routes');
 const { sendTimings } = require('./send-timings');
 const { webhookTimings } = require('./webhook-timings');
@@ -257,6 +257,7 @@ async function main() {
   } finally {
     await stopTargets();
     await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await dropKeys(env);
   }
 }
 

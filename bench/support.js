@@ -66,4 +66,20 @@ function createProject(env, name) {
   return { id: created.project_id, secretKey: created.secret_key, publishableKey: created.publishable_key };
 }
 
-module.exports = { ADMIN_URL, NODE_FLAGS, sleep, databaseUrl, admin, cpuSeconds, waitForHealth, createProject };
+/** A run's queues and counters in the shared Redis: only the keys under its own QUEUE_PREFIX. */
+async function dropKeys(env) {
+  const Redis = require('ioredis');
+  const redis = new Redis(env.REDIS_URL);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${env.QUEUE_PREFIX}:*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+module.exports = { ADMIN_URL, NODE_FLAGS, sleep, databaseUrl, admin, cpuSeconds, waitForHealth, createProject, dropKeys };
