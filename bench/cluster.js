@@ -206,7 +206,15 @@ async function deliveries(env) {
         workers.filter((worker) => worker.exitCode === null).map((worker) => worker.pid),
         client,
         () => throughput(client, env, project.id, endpointId, receiver, count),
-      );
+      ).catch(async (error) => {
+        // Say where the missing ones are: pending (not yet tried), retrying (with the reason), failed.
+        const { rows } = await client.query(
+          `SELECT status, attempts, left(last_error, 120) AS last_error, count(*)::int AS n FROM webhook_deliveries
+           WHERE endpoint_id = $1 AND status <> 'delivered' GROUP BY 1, 2, 3 ORDER BY n DESC LIMIT 5`,
+          [endpointId],
+        );
+        throw new Error(`${error.message}; not delivered: ${JSON.stringify(rows)}`);
+      });
       // The receiver answers before the worker records the result: wait for the last rows.
       await settled(client, endpointId, expected);
       return measured;

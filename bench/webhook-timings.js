@@ -16,6 +16,14 @@ const { Queue } = require('bullmq');
 const DELIVERIES = Number(process.env.BENCH_WEBHOOK_DELIVERIES ?? 10_000);
 const LATENCY_CALLS = Number(process.env.BENCH_WEBHOOK_CALLS ?? 200);
 const dist = join(__dirname, '..', 'dist');
+// As the service adds the job (queue.service.ts). A job that failed and stayed in the failed set would
+// keep its id, and the sweeper, finding it there, would never add the row's job again.
+const JOB_OPTIONS = {
+  attempts: require(join(dist, 'infra', 'queue', 'job-catalog')).JOBS['webhooks.deliver'].attempts,
+  backoff: { type: 'exponential', delay: 1_000 },
+  removeOnComplete: true,
+  removeOnFail: true,
+};
 
 function startReceiver() {
   const arrivals = new Map();
@@ -138,7 +146,7 @@ async function throughput(client, env, projectId, endpointId, receiver, count = 
       await queue.addBulk(
         rows
           .slice(i, i + 1_000)
-          .map(({ id }) => ({ name: 'webhooks.deliver', data: { id }, opts: { jobId: `webhooks.deliver-${id}`, removeOnComplete: true } })),
+          .map(({ id }) => ({ name: 'webhooks.deliver', data: { id }, opts: { jobId: `webhooks.deliver-${id}`, ...JOB_OPTIONS } })),
       );
     }
     await receiver.waitFor(base + count, 120_000);
