@@ -45,7 +45,7 @@ const { toSuccessEnvelope } = dist('common/http/envelope');
 const { readPublicChangelog } = dist('changelog/public/public-changelog.queries');
 const { toPublicChangelogEntryDto } = dist('changelog/public/dto/public-changelog-entry.dto');
 const { publicLinks } = dist('changelog/public/public-links');
-const { buildFeed, writeFeed, FEED_FORMATS } = dist('changelog/public/changelog-feeds');
+const { renderFeed, FEED_FORMATS } = dist('changelog/public/changelog-feeds');
 const { changelogListPage } = dist('changelog/public/changelog-pages');
 const { cacheableReply } = dist('changelog/public/cacheable-reply');
 const { isValidSlug } = dist('projects/slugs');
@@ -281,7 +281,7 @@ class BaselineWork {
     const changelog = await readPublicChangelog(queryShim(this.pool), slug, { now: clock.now(), limit: 50, withLabels: kind === 'page' });
     if (!changelog) return null;
     const links = publicLinks({ publicBaseUrl }, changelog.project.slug);
-    if (kind === 'rss') return cacheableReply(writeFeed(buildFeed(changelog, links), 'rss'), FEED_FORMATS.rss.contentType, { cors: true });
+    if (kind === 'rss') return cacheableReply(renderFeed(changelog, links, 'rss'), FEED_FORMATS.rss.contentType, { cors: true });
     if (kind === 'page') {
       const { project, entries, labels } = changelog;
       return changelogListPage({ projectName: project.name, slug: project.slug, entries, labels, q: null, label: null, links });

@@ -16,18 +16,20 @@
  * After the routes it times single sends at scale (bench/send-timings.js); with BENCH_ROUTES, only
  * when the list names `send timings`. Before anything else it times feedback classification
  * in-process (bench/classifier-timings.js); `BENCH_ROUTES=classifier` runs that step alone, without
- * starting any server.
+ * starting any server. Last, the cluster numbers with one and two API processes and workers
+ * (bench/cluster.js); `BENCH_ROUTES=cluster` runs that section alone, without the three targets.
  */
 const autocannon = require('autocannon');
-const { fork, spawn, execFileSync } = require('node:child_process');
+const { fork, spawn } = require('node:child_process');
 const { writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { randomBytes } = require('node:crypto');
-const { admin, cpuSeconds, databaseUrl, sleep } = require('./support');
+const { NODE_FLAGS, admin, cpuSeconds, createProject, databaseUrl, dropKeys, waitForHealth } = require('./support');
 const { ROUTES } = require('./routes');
 const { sendTimings } = require('./send-timings');
 const { webhookTimings } = require('./webhook-timings');
 const { classifierTimings } = require('./classifier-timings');
+const { clusterTimings, printCluster, runAlone } = require('./cluster');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -37,22 +39,6 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const POOL_SIZE = 10;
 const PORTS = { service: 3977, 'bare nest': 3978, 'raw node': 3979 };
 const TARGETS = Object.keys(PORTS);
-// The runtime flags of the service's start scripts (package.json, Dockerfile), given to every target alike.
-const NODE_FLAGS = ['--max-semi-space-size=32'];
-
-async function waitForHealth(port, child) {
-  for (let i = 0; i < 240; i += 1) {
-    if (child.exitCode !== null) throw new Error(`target on port ${port} exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/v1/_health`);
-      if (res.status < 500) return;
-    } catch {
-      // not up yet
-    }
-    await sleep(250);
-  }
-  throw new Error(`target on port ${port} did not start`);
-}
 
 /** BENCH_CPU_PROFILE=<dir>: each target writes a V8 CPU profile to <dir>/<target> when it stops (open it in Chrome DevTools). */
 function profileFlags(target) {
@@ -79,18 +65,6 @@ function startTargets(env) {
       ...quiet,
     }),
   };
-}
-
-function createProject(env, name) {
-  const out = execFileSync(
-    process.execPath,
-    [join(__dirname, '..', 'dist', 'cli.js'), 'project:create', '--name', name, '--plan', 'builder', '--json'],
-    {
-      env: { ...env, LOG_LEVEL: 'error' },
-    },
-  );
-  const created = JSON.parse(out.toString('utf8'));
-  return { id: created.project_id, secretKey: created.secret_key, publishableKey: created.publishable_key };
 }
 
 function load(port, route, context, seconds = SECONDS) {
@@ -195,6 +169,8 @@ function printSummary(summaries) {
 
 async function main() {
   const wanted = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(',') : null;
+  // The cluster section starts processes of its own: alone, it needs none of the targets.
+  if (wanted && wanted.length === 1 && wanted[0] === 'cluster') return runAlone();
   // In-process and first, before servers compete for the CPU.
   let classifier = null;
   if (!wanted || wanted.includes('classifier')) {
@@ -221,6 +197,12 @@ async function main() {
     ENCRYPTION_KEY: process.env.ENCRYPTION_KEY ?? randomBytes(32).toString('base64'),
   };
   const targets = startTargets(env);
+  const stopTargets = async () => {
+    for (const child of Object.values(targets)) if (child.exitCode === null) child.kill('SIGTERM');
+    await Promise.all(
+      Object.values(targets).map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : null)),
+    );
+  };
   try {
     // The service migrates the database at start; the baselines only need it to exist.
     await waitForHealth(PORTS.service, targets.service);
@@ -256,17 +238,26 @@ async function main() {
       webhooks = await webhookTimings({ port: PORTS.service, env, createProject: (name) => createProject(env, name) });
       console.table(webhooks);
     }
+    // One and two API processes and workers of their own (bench/cluster.js), once the targets are stopped.
+    let cluster = null;
+    if (!process.env.BENCH_ROUTES || wanted.includes('cluster')) {
+      await stopTargets();
+      cluster = await clusterTimings(env);
+      printCluster(cluster);
+    }
     if (process.env.BENCH_JSON)
       writeFileSync(
         process.env.BENCH_JSON,
-        JSON.stringify({ seconds: SECONDS, connections: CONNECTIONS, rounds: ROUNDS, summaries, sends, webhooks, classifier }, null, 2),
+        JSON.stringify(
+          { seconds: SECONDS, connections: CONNECTIONS, rounds: ROUNDS, summaries, sends, webhooks, classifier, cluster },
+          null,
+          2,
+        ),
       );
   } finally {
-    for (const child of Object.values(targets)) child.kill('SIGTERM');
-    await Promise.all(
-      Object.values(targets).map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : null)),
-    );
+    await stopTargets();
     await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await dropKeys(env);
   }
 }
 

@@ -16,6 +16,14 @@ const { Queue } = require('bullmq');
 const DELIVERIES = Number(process.env.BENCH_WEBHOOK_DELIVERIES ?? 10_000);
 const LATENCY_CALLS = Number(process.env.BENCH_WEBHOOK_CALLS ?? 200);
 const dist = join(__dirname, '..', 'dist');
+// As the service adds the job (queue.service.ts). A job that failed and stayed in the failed set would
+// keep its id, and the sweeper, finding it there, would never add the row's job again.
+const JOB_OPTIONS = {
+  attempts: require(join(dist, 'infra', 'queue', 'job-catalog')).JOBS['webhooks.deliver'].attempts,
+  backoff: { type: 'exponential', delay: 1_000 },
+  removeOnComplete: true,
+  removeOnFail: true,
+};
 
 function startReceiver() {
   const arrivals = new Map();
@@ -111,7 +119,8 @@ async function latency(port, key, receiver, prefix, calls, waitMs) {
   return { p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
-async function throughput(client, env, projectId, endpointId, receiver) {
+/** `count` deliveries written as the outbox writes them, their jobs added in bulk, timed until the receiver has them all. */
+async function throughput(client, env, projectId, endpointId, receiver, count = DELIVERIES) {
   const base = receiver.count();
   const batch = `b${Date.now()}`;
   await client.query(
@@ -119,7 +128,7 @@ async function throughput(client, env, projectId, endpointId, receiver) {
      SELECT 'evt_' || upper(substr(md5($1 || g), 1, 26)), $2, 'waitlist.signups.invited',
             jsonb_build_object('count', 0, 'invited', '[]'::jsonb, 'invited_at', now()), now()
        FROM generate_series(1, $3) g`,
-    [batch, projectId, DELIVERIES],
+    [batch, projectId, count],
   );
   const { rows } = await client.query(
     `INSERT INTO webhook_deliveries (id, project_id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at)
@@ -127,7 +136,7 @@ async function throughput(client, env, projectId, endpointId, receiver) {
             'waitlist.signups.invited', 'pending', 0, now(), now()
        FROM generate_series(1, $4) g
      RETURNING id`,
-    [batch, projectId, endpointId, DELIVERIES],
+    [batch, projectId, endpointId, count],
   );
   const url = new URL(env.REDIS_URL);
   const queue = new Queue('webhooks', { connection: { host: url.hostname, port: Number(url.port || 6379) }, prefix: env.QUEUE_PREFIX });
@@ -137,10 +146,10 @@ async function throughput(client, env, projectId, endpointId, receiver) {
       await queue.addBulk(
         rows
           .slice(i, i + 1_000)
-          .map(({ id }) => ({ name: 'webhooks.deliver', data: { id }, opts: { jobId: `webhooks.deliver-${id}`, removeOnComplete: true } })),
+          .map(({ id }) => ({ name: 'webhooks.deliver', data: { id }, opts: { jobId: `webhooks.deliver-${id}`, ...JOB_OPTIONS } })),
       );
     }
-    await receiver.waitFor(base + DELIVERIES, 120_000);
+    await receiver.waitFor(base + count, 120_000);
   } finally {
     await queue.close();
   }
@@ -149,7 +158,7 @@ async function throughput(client, env, projectId, endpointId, receiver) {
     `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`,
     [endpointId],
   );
-  return { perSecond: DELIVERIES / seconds, seconds, delivered: delivered.rows[0].n };
+  return { perSecond: count / seconds, seconds, delivered: delivered.rows[0].n };
 }
 
 async function webhookTimings({ port, env, createProject }) {
@@ -177,4 +186,4 @@ async function webhookTimings({ port, env, createProject }) {
   }
 }
 
-module.exports = { webhookTimings };
+module.exports = { webhookTimings, startReceiver, insertEndpoint, throughput };
