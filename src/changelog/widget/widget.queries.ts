@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { StatementRunner } from '../../infra/database/database';
 import type { AnnouncementStyle, EntryAudience, EntryCategory } from '../entities/changelog-entry.entity';
 import type { LabelColour } from '../entities/changelog-label.entity';
 import { containsPattern, readerEntryCondition } from '../public-set';
@@ -97,10 +98,11 @@ const ANNOUNCEMENT = `(SELECT row_to_json(a) FROM (
  * labels in use, the announcement and the unseen ids. The reader's visible set is decided once, in a
  * materialized CTE of ids and sort keys (the audience rule and the segment function run once per
  * entry), and the wide entry columns are read only for the rows picked: the statement stays small
- * to plan and cheap to run. Raw SQL for the same reasons as the public set.
+ * to plan and cheap to run. Raw SQL for the same reasons as the public set. Its text is fixed, so
+ * the caller sends it as a named statement (Database.preparedReads): planned once per connection.
  */
 export async function readWidgetPage(
-  em: EntityManager,
+  em: StatementRunner,
   projectId: string,
   reader: ReaderKeys,
   filter: WidgetPageFilter,

@@ -62,7 +62,7 @@ export class WidgetService {
     const after = query.cursor ? publishedKeyOf('ce', decodeCursor(query.cursor, PAGE_KEY)) : null;
     const limit = query.limit ?? WIDGET_DEFAULT_LIMIT;
     const now = this.clock.now();
-    const page = await readWidgetPage(this.db.manager, project.id, reader, {
+    const page = await readWidgetPage(this.db.preparedReads, project.id, reader, {
       now,
       label: query.label ?? null,
       q: query.q ?? null,
