@@ -113,6 +113,42 @@ describe('the notification bell (notifications.js): events, methods and polling'
     }
   });
 
+  it('revalidates an unchanged count: the browser sends If-None-Match and the server answers 304, the badge stays', async () => {
+    await send({ user_id: 'hal', title: 'For Hal', body: 'One.' });
+    // What the server answered to each unread/count call, and whether the browser asked conditionally.
+    const seen: { conditional: boolean; status: number }[] = [];
+    const server = fixture.t.app.getHttpServer();
+    const watch = (
+      req: { method?: string; url?: string; headers: Record<string, unknown> },
+      res: { statusCode: number; once(event: string, listener: () => void): void },
+    ) => {
+      // GETs only: a preflight (OPTIONS) goes before the first.
+      if (req.method === 'GET' && req.url?.startsWith('/v1/notifications/unread/count')) {
+        res.once('finish', () => seen.push({ conditional: req.headers['if-none-match'] !== undefined, status: res.statusCode }));
+      }
+    };
+    server.on('request', watch);
+    const start = Date.now();
+    const host = await bellPage('hal', {}, { setup: pausedClock(start) });
+    try {
+      const { page } = host;
+      await settled(page, 1);
+      await page.clock.runFor(20_000);
+      await settled(page, 2);
+      await eventually(async () => seen.length >= 2);
+      expect(seen.slice(0, 2)).toEqual([
+        { conditional: false, status: 200 },
+        { conditional: true, status: 304 },
+      ]);
+      const badge = await page.getByRole('button', { name: /Notifications, \d+ unread/ }).getAttribute('aria-label');
+      expect(badge).toMatch(/^Notifications, [1-9]\d* unread$/);
+      await expectClean(host);
+    } finally {
+      server.off('request', watch);
+      await host.close();
+    }
+  });
+
   it('polls the count at the plan’s interval only while visible, waits for Retry-After and backs off from network errors', async () => {
     const start = Date.now();
     const host = await bellPage('gus', {}, { setup: pausedClock(start) });
