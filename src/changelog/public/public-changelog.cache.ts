@@ -26,8 +26,12 @@ interface CachedAnswer extends RenderedPublicAnswer {
  * bounds what a forgotten announcement could leave stale, as the bell's copy does.
  */
 export const PUBLIC_ANSWER_MAX_AGE_MS = 5 * 60_000;
-/** Answers kept per process (pages and feeds of up to 50 entries, a few hundred KB at most each). */
-const MAX_ANSWERS = 2_000;
+/**
+ * Answers kept per process. A page or feed of 50 entries is tens of KB, rarely 100; past this many
+ * the cache starts again from empty (the busiest answers come back on their next request), which
+ * bounds it near 100 MB in the worst case.
+ */
+const MAX_ANSWERS = 1_000;
 
 /**
  * The public changelog surfaces — the JSON, the hosted list and entry pages and the three feeds,
