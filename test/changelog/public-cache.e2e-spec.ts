@@ -1,14 +1,9 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { randomBytes } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
-import { createHttpApp } from '../../src/bootstrap';
 import { AdjustableClock } from '../../src/common/clock/clock';
-import { loadConfig, withDatabaseUrl } from '../../src/config/app-config';
-import { ChangeNotifications } from '../../src/infra/database/change-notifications';
-import { Database } from '../../src/infra/database/database';
 import { ApiClient } from '../support/api-client';
 import { DashboardOwner, provisionOwner } from '../support/dashboard-owner';
 import { TestIdentityProvider } from '../support/identity-provider';
+import { startPeerApp, statementsDuring, untilListening } from '../support/peer-app';
 import { TestApp } from '../support/test-app';
 
 /**
@@ -33,24 +28,6 @@ const SURFACES = [
   { name: 'json feed', path: (slug: string) => `/public/changelog/${slug}/feed.json` },
 ] as const;
 
-async function statementsDuring(dbs: Database[], work: () => Promise<unknown>): Promise<string[]> {
-  const statements: string[] = [];
-  const spies = dbs.map((db) => {
-    const manager: EntityManager = db.manager;
-    const original = manager.query.bind(manager);
-    return jest.spyOn(manager, 'query').mockImplementation((sql: string, params?: Parameters<EntityManager['query']>[1]) => {
-      if (!sql.includes('pg_notify')) statements.push(sql);
-      return original(sql, params);
-    });
-  });
-  try {
-    await work();
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-  return statements;
-}
-
 describe('Public changelog surfaces from each process’s copy', () => {
   let idp: TestIdentityProvider;
   let a: TestApp;
@@ -63,16 +40,7 @@ describe('Public changelog surfaces from each process’s copy', () => {
   beforeAll(async () => {
     idp = await TestIdentityProvider.start();
     a = await TestApp.start({ env: idp.env() });
-    if (realPostgres) {
-      const env = {
-        LOG_LEVEL: 'silent',
-        WORKERS: 'off',
-        REDIS_URL: process.env.REDIS_URL,
-        QUEUE_PREFIX: `t_${randomBytes(6).toString('hex')}`,
-        ENCRYPTION_KEY: a.config.encryptionKey!.toString('base64'),
-      };
-      b = await createHttpApp(withDatabaseUrl(loadConfig(env), a.config.databaseUrl!), { clock: bClock });
-    }
+    if (realPostgres) b = await startPeerApp(a, bClock);
     owner = await provisionOwner(a, idp, 'public_cache_owner');
     slug = (await a.api.as(owner.secretKey).get('/v1/setup-check').expect(200)).body.data.project_slug;
   });
@@ -83,7 +51,10 @@ describe('Public changelog surfaces from each process’s copy', () => {
   });
 
   const processes = () => [{ name: 'A', api: a.api }, ...(b ? [{ name: 'B', api: new ApiClient(b.getHttpServer()) }] : [])];
-  const databases = () => [a.get(Database), ...(b ? [b.get(Database)] : [])];
+  const bothApps = () => [a, ...(b ? [b] : [])];
+  /** Reads of the public set while `work` runs, on either process (background jobs left out). */
+  const publicReadsDuring = async (work: () => Promise<unknown>) =>
+    (await statementsDuring(bothApps(), work)).filter((sql) => sql.includes('AS project_next_expiry'));
   const advance = (ms: number) => {
     a.clock.advance(ms);
     bClock.advance(ms);
@@ -121,11 +92,9 @@ describe('Public changelog surfaces from each process’s copy', () => {
       .send({ title: 'Faster search', body_markdown: 'Quick.', category: 'improvement' })
       .expect(201);
     // Listening first: a listener that has just put LISTEN in place drops every copy.
-    const listeners = [a.get(ChangeNotifications), ...(b ? [b.get(ChangeNotifications)] : [])];
-    for (const listener of listeners) listener.start();
-    for (let tries = 0; listeners.some((listener) => !listener.isListening) && tries < 200; tries += 1) await sleep(10);
+    await untilListening(bothApps());
     for (const { api } of processes()) for (const surface of SURFACES) await api.unchecked().get(surface.path(slug)).expect(200);
-    const statements = await statementsDuring(databases(), async () => {
+    const statements = await publicReadsDuring(async () => {
       for (const { api } of processes()) {
         for (const surface of SURFACES) {
           const first = await api.unchecked().get(surface.path(slug)).expect(200);
@@ -137,7 +106,7 @@ describe('Public changelog surfaces from each process’s copy', () => {
     });
     expect(statements).toEqual([]);
     // A search is read every time.
-    const searched = await statementsDuring(databases(), () => a.api.get(`/public/changelog/${slug}?q=search`).expect(200));
+    const searched = await publicReadsDuring(() => a.api.get(`/public/changelog/${slug}?q=search`).expect(200));
     expect(searched.length).toBe(1);
   });
 

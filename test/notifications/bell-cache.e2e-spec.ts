@@ -1,15 +1,10 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { randomBytes } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
-import { createHttpApp } from '../../src/bootstrap';
 import { AdjustableClock } from '../../src/common/clock/clock';
-import { loadConfig, withDatabaseUrl } from '../../src/config/app-config';
-import { ChangeNotifications } from '../../src/infra/database/change-notifications';
-import { Database } from '../../src/infra/database/database';
 import { BellStateCache } from '../../src/notifications/bell/bell-state.cache';
 import { NotificationRetention } from '../../src/notifications/retention/notification-retention.service';
 import { ApiClient } from '../support/api-client';
 import { userHashOf } from '../support/notification-seed';
+import { startPeerApp, statementsDuring, untilListening } from '../support/peer-app';
 import { SeededProject, TestApp } from '../support/test-app';
 
 /**
@@ -25,28 +20,6 @@ const realPostgres = Boolean(process.env.DATABASE_URL);
 const DAY = 86_400_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Counts the statements of `db` that read or write the bell's tables while `work` runs. */
-async function bellStatementsDuring(dbs: Database[], work: () => Promise<unknown>): Promise<number> {
-  let statements = 0;
-  const spies = dbs.map((db) => {
-    const manager: EntityManager = db.manager;
-    const original = manager.query.bind(manager);
-    return jest.spyOn(manager, 'query').mockImplementation((sql: string, params?: Parameters<EntityManager['query']>[1]) => {
-      if (/notification/.test(sql)) {
-        statements += 1;
-        if (process.env.SHOW_SQL) console.log(sql);
-      }
-      return original(sql, params);
-    });
-  });
-  try {
-    await work();
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-  return statements;
-}
-
 describe('The bell badge from each process’s copy', () => {
   let a: TestApp;
   let b: NestExpressApplication | null = null;
@@ -56,16 +29,7 @@ describe('The bell badge from each process’s copy', () => {
 
   beforeAll(async () => {
     a = await TestApp.start();
-    if (realPostgres) {
-      const env = {
-        LOG_LEVEL: 'silent',
-        WORKERS: 'off',
-        REDIS_URL: process.env.REDIS_URL,
-        QUEUE_PREFIX: `t_${randomBytes(6).toString('hex')}`,
-        ENCRYPTION_KEY: a.config.encryptionKey!.toString('base64'),
-      };
-      b = await createHttpApp(withDatabaseUrl(loadConfig(env), a.config.databaseUrl!), { clock: bClock });
-    }
+    if (realPostgres) b = await startPeerApp(a, bClock);
     p = await a.seedProject({ plan: 'builder' });
     secret = (await a.api.as(p.secretKey).post('/v1/notifications/signing-secret').expect(201)).body.data.signing_secret;
   });
@@ -78,7 +42,10 @@ describe('The bell badge from each process’s copy', () => {
     { name: 'A', api: a.api, cache: a.get(BellStateCache) },
     ...(b ? [{ name: 'B', api: new ApiClient(b.getHttpServer()), cache: b.get(BellStateCache) }] : []),
   ];
-  const databases = () => [a.get(Database), ...(b ? [b.get(Database)] : [])];
+  const bothApps = () => [a, ...(b ? [b] : [])];
+  /** Statements on the bell's tables while `work` runs, on either process. */
+  const bellStatementsDuring = async (work: () => Promise<unknown>) =>
+    (await statementsDuring(bothApps(), work)).filter((sql) => sql.includes('notification')).length;
   const advance = (ms: number) => {
     a.clock.advance(ms);
     bClock.advance(ms);
@@ -94,9 +61,7 @@ describe('The bell badge from each process’s copy', () => {
   /** Every process holds a copy of these people's bells. */
   async function warm(...userIds: string[]): Promise<void> {
     // A listener that has just put LISTEN in place drops every copy (it may have missed changes).
-    const listeners = [a.get(ChangeNotifications), ...(b ? [b.get(ChangeNotifications)] : [])];
-    for (const listener of listeners) listener.start();
-    for (let tries = 0; listeners.some((listener) => !listener.isListening) && tries < 200; tries += 1) await sleep(10);
+    await untilListening(bothApps());
     for (const { api, cache } of apps()) {
       for (const userId of userIds) {
         for (let tries = 0; ; tries += 1) {
@@ -134,7 +99,7 @@ describe('The bell badge from each process’s copy', () => {
   it('answers an unchanged poll from the copy, without SQL, on every process; a conditional poll is 304', async () => {
     await a.api.as(p.secretKey).post('/v1/notifications').send({ user_id: 'ivy', title: 'Hi', body: 'One' }).expect(201);
     await warm('ivy');
-    const statements = await bellStatementsDuring(databases(), async () => {
+    const statements = await bellStatementsDuring(async () => {
       for (const { api } of apps()) {
         for (let n = 0; n < 5; n += 1) expect(await badge(api, 'ivy')).toBe(1);
       }
@@ -144,7 +109,7 @@ describe('The bell badge from each process’s copy', () => {
       const first = await poll(api, 'ivy').expect(200);
       const tag = first.headers.etag as string;
       expect(tag).toMatch(/^W\/"/);
-      const again = await bellStatementsDuring(databases(), () => poll(api, 'ivy').set('If-None-Match', tag).expect(304));
+      const again = await bellStatementsDuring(() => poll(api, 'ivy').set('If-None-Match', tag).expect(304));
       expect(again).toBe(0);
     }
   });
@@ -260,7 +225,7 @@ describe('The bell badge from each process’s copy', () => {
       const first = await poll(a.api, 'dee', path).expect(200);
       const tag = first.headers.etag as string;
       expect(first.body.data).toHaveLength(1);
-      const statements = await bellStatementsDuring(databases(), () => poll(a.api, 'dee', path).set('If-None-Match', tag).expect(304));
+      const statements = await bellStatementsDuring(() => poll(a.api, 'dee', path).set('If-None-Match', tag).expect(304));
       expect(statements).toBe(0);
       // Another query of the same bell is another answer: it does not match the tag.
       const filtered = await poll(a.api, 'dee', path).query({ category: 'billing' }).set('If-None-Match', tag).expect(200);
