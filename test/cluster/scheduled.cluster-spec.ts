@@ -1,23 +1,12 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Cluster, startCluster } from './cluster';
+import { createProject, poll, range, sleep } from './scenario-support';
 
 const ENTRIES = 30;
 const NOTIFICATIONS = 30;
 /** How far ahead the releases are scheduled: room to create 60 of them on a busy machine first. */
 const LEAD_MS = 6_000;
-const range = (count: number) => Array.from({ length: count }, (_, index) => index + 1);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function poll<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, withinMs: number): Promise<T> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${withinMs / 1000} s`);
-    await sleep(250);
-  }
-}
 
 /** The counts that must come out exactly once per scheduled entry or notification. */
 interface Tally {
@@ -69,7 +58,7 @@ describe.each([
    * notifications (to two users each) all due at `dueAt`, created over both API processes.
    */
   async function scheduleAll(name: string): Promise<{ projectId: string; dueAt: number }> {
-    const { projectId, secretKey } = await cluster.createProject('scale', name);
+    const { projectId, secretKey } = await createProject(cluster, name);
     const port = (receiver.address() as AddressInfo).port;
     await cluster
       .api()
