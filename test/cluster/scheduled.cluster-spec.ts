@@ -26,7 +26,7 @@ interface Tally {
 describe.each([
   ['PostgreSQL + Redis', true],
   ['PostgreSQL alone', false],
-])('scheduled entries and notifications released by two racing workers (%s)', (_mode, redis) => {
+])('scheduled entries and notifications released by two racing workers (%s)', (mode, redis) => {
   let cluster: Cluster;
   let receiver: Server;
 
@@ -176,6 +176,8 @@ describe.each([
     const counted = await attempts(projectId);
     expect(counted.reduce((sum, row) => sum + row.n, 0)).toBe(ENTRIES + NOTIFICATIONS);
     expect(counted.every((row) => row.attempts === 1 || row.attempts === 2)).toBe(true);
+    const retaken = counted.find((row) => row.attempts === 2)?.n ?? 0;
+    console.log(`[scheduled ${mode}] worker SIGKILLed at the due time: ${retaken} releases it had claimed taken over, none doubled`);
     await cluster.restart(cluster.workers[0]);
   });
 
@@ -187,6 +189,8 @@ describe.each([
     expect(lost).toBeGreaterThan(0);
     const took = await expectReleasedOnce(projectId, 30_000);
     expect(await attempts(projectId)).toEqual([{ attempts: 1, n: ENTRIES + NOTIFICATIONS }]);
-    console.log(`[scheduled] Redis flushed 1 s before the due time (${lost} keys): all released ${(took / 1000).toFixed(1)} s after`);
+    console.log(
+      `[scheduled ${mode}] Redis flushed 1 s before the due time (${lost} keys): all released ${(took / 1000).toFixed(1)} s after`,
+    );
   });
 });
