@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Cluster, startCluster } from './cluster';
-import { createProject, poll, range, sleep } from './scenario-support';
+import { createProject, poll, range, sql, untilAccepted } from './scenario-support';
 
 const EVENTS = 2_000;
 const PROJECTS = 4;
@@ -141,22 +141,15 @@ describe.each([
         while (next < work.length) {
           const { tenant, n } = work[next];
           next += 1;
-          // A busy database refuses part of a burst with 503 before doing anything; a client tries
-          // again, with the same Idempotency-Key, so a retry never makes a second signup.
-          for (let attempt = 1; ; attempt += 1) {
-            const res = await cluster
+          const res = await untilAccepted(() =>
+            cluster
               .api()
               .as(tenant.secretKey)
               .post('/v1/waitlist/signups')
               .set('Idempotency-Key', `signup-${n}`)
-              .send({ email: `s${n}@x.io` });
-            if (res.status === 201) break;
-            if (res.status !== 503 || attempt === 10) {
-              failures.push([res.status, res.body]);
-              break;
-            }
-            await sleep(200 * attempt);
-          }
+              .send({ email: `s${n}@x.io` }),
+          );
+          if (res.status !== 201) failures.push([res.status, res.body]);
         }
       }),
     );
@@ -166,7 +159,8 @@ describe.each([
   const idsOf = (all: Tenant[]) => all.map((tenant) => tenant.projectId);
 
   async function eventIds(all: Tenant[]): Promise<string[]> {
-    const rows = await cluster.sql<{ id: string }>(
+    const rows = await sql<{ id: string }>(
+      cluster,
       `SELECT id FROM events WHERE project_id = ANY($1) AND type = 'waitlist.signup.created'`,
       [idsOf(all)],
     );
@@ -174,27 +168,25 @@ describe.each([
   }
 
   const deliveredCount = (all: Tenant[]) =>
-    cluster
-      .sql<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE project_id = ANY($1) AND status = 'delivered'`, [
-        idsOf(all),
-      ])
-      .then(([row]) => row.n);
+    sql<{ n: number }>(cluster, `SELECT count(*)::int AS n FROM webhook_deliveries WHERE project_id = ANY($1) AND status = 'delivered'`, [
+      idsOf(all),
+    ]).then(([row]) => row.n);
 
   /** Statuses and attempts of the deliveries, counted. */
   const deliveryRows = (all: Tenant[]) =>
-    cluster.sql<{ status: string; attempts: number; n: number }>(
+    sql<{ status: string; attempts: number; n: number }>(
+      cluster,
       `SELECT status, attempts, count(*)::int AS n FROM webhook_deliveries WHERE project_id = ANY($1) GROUP BY 1, 2 ORDER BY 1, 2`,
       [idsOf(all)],
     );
 
   const attemptLogCount = (all: Tenant[]) =>
-    cluster
-      .sql<{ n: number }>(
-        `SELECT count(*)::int AS n FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+    sql<{ n: number }>(
+      cluster,
+      `SELECT count(*)::int AS n FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
          WHERE d.project_id = ANY($1)`,
-        [idsOf(all)],
-      )
-      .then(([row]) => row.n);
+      [idsOf(all)],
+    ).then(([row]) => row.n);
 
   function receivedBy(all: Tenant[]): Received[] {
     const paths = new Set(all.map((tenant) => tenant.path));

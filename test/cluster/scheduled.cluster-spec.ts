@@ -1,7 +1,7 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Cluster, startCluster } from './cluster';
-import { createProject, poll, range, sleep } from './scenario-support';
+import { createProject, poll, range, sleep, sql, untilAccepted } from './scenario-support';
 
 const ENTRIES = 30;
 const NOTIFICATIONS = 30;
@@ -70,25 +70,31 @@ describe.each([
     const at = new Date(dueAt).toISOString();
     const created = await Promise.all([
       ...range(ENTRIES).map((n) =>
-        cluster
-          .api()
-          .as(secretKey)
-          .post('/v1/changelog/entries')
-          .send({
-            title: `Release ${n}`,
-            body_markdown: 'Faster **exports**.',
-            category: 'feature',
-            scheduled_at: at,
-            notify_in_app: true,
-            notify_subscribers: true,
-          }),
+        untilAccepted(() =>
+          cluster
+            .api()
+            .as(secretKey)
+            .post('/v1/changelog/entries')
+            .set('Idempotency-Key', `entry-${n}`)
+            .send({
+              title: `Release ${n}`,
+              body_markdown: 'Faster **exports**.',
+              category: 'feature',
+              scheduled_at: at,
+              notify_in_app: true,
+              notify_subscribers: true,
+            }),
+        ),
       ),
       ...range(NOTIFICATIONS).map((n) =>
-        cluster
-          .api()
-          .as(secretKey)
-          .post('/v1/notifications')
-          .send({ title: `Heads up ${n}`, body: 'Maintenance tonight.', user_ids: [`a${n}`, `b${n}`], send_at: at }),
+        untilAccepted(() =>
+          cluster
+            .api()
+            .as(secretKey)
+            .post('/v1/notifications')
+            .set('Idempotency-Key', `notification-${n}`)
+            .send({ title: `Heads up ${n}`, body: 'Maintenance tonight.', user_ids: [`a${n}`, `b${n}`], send_at: at }),
+        ),
       ),
     ]);
     expect(created.filter((res) => res.status !== 201).map((res) => [res.status, res.body])).toEqual([]);
@@ -97,7 +103,8 @@ describe.each([
   }
 
   async function tally(projectId: string): Promise<Tally> {
-    const [row] = await cluster.sql<Tally>(
+    const [row] = await sql<Tally>(
+      cluster,
       `SELECT
          (SELECT count(*)::int FROM changelog_entries WHERE project_id = $1 AND status = 'published') AS "entriesPublished",
          (SELECT coalesce(string_agg(s, ' ' ORDER BY s), '') FROM (
@@ -151,7 +158,8 @@ describe.each([
 
   /** Attempts per publication and release row: 1 each unless a worker died holding one. */
   async function attempts(projectId: string): Promise<{ attempts: number; n: number }[]> {
-    return cluster.sql(
+    return sql(
+      cluster,
       `SELECT attempts, count(*)::int AS n FROM (
          SELECT attempts FROM changelog_publications WHERE project_id = $1
          UNION ALL SELECT attempts FROM notification_releases WHERE project_id = $1) a
