@@ -77,6 +77,8 @@ export interface AppConfig {
   readonly customDomains: { readonly cnameTarget: string } | null;
   /** Fault tests only (TEST_DELAY_AFTER_IDEMPOTENT_COMMIT_MS); 0 or absent in production. */
   readonly testDelayAfterIdempotentCommitMs?: number;
+  /** Fault tests only (TEST_JOB_LEASE_MS): the job lock and due-row lease of every worker; null: their own. */
+  readonly testJobLeaseMs?: number | null;
   /** The PostgreSQL pool of each process and its admission control (docs/operating.md, "Production notes"). */
   readonly databasePool: {
     readonly size: number;
@@ -251,6 +253,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     processorApiUrl: env.STRIPE_API_URL ?? null,
     customDomains: env.CUSTOM_DOMAIN_CNAME_TARGET ? { cnameTarget: env.CUSTOM_DOMAIN_CNAME_TARGET } : null,
     testDelayAfterIdempotentCommitMs: env.TEST_DELAY_AFTER_IDEMPOTENT_COMMIT_MS ?? 0,
+    testJobLeaseMs: env.TEST_JOB_LEASE_MS ?? null,
     databasePool: {
       size: env.DATABASE_POOL_SIZE ?? 10,
       queueWaitMs: env.DATABASE_QUEUE_WAIT_MS === 0 ? null : (env.DATABASE_QUEUE_WAIT_MS ?? 5_000),

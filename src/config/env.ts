@@ -260,6 +260,18 @@ export class Env {
   @Max(60_000)
   TEST_DELAY_AFTER_IDEMPOTENT_COMMIT_MS?: number;
 
+  /**
+   * Fault tests only: how long work held by a worker that was killed stays held before another
+   * worker takes it over (the BullMQ job lock and stalled check, and every due row's lease).
+   * Unset in production: each kind of due row keeps its own lease, BullMQ its 30 s lock.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1_000)
+  @Max(600_000)
+  TEST_JOB_LEASE_MS?: number;
+
   // Billing of our own plans (docs/billing.md); unset: billing routes answer BILLING_NOT_CONFIGURED.
   @IsOptional()
   @Matches(/^(sk|rk)_(live|test)_[A-Za-z0-9_]+$/, { message: 'must be a secret or restricted key (sk_live_…, sk_test_…, rk_…)' })

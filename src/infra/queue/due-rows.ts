@@ -1,6 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager, EntityTarget } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Database, afterCommit } from '../database/database';
 import {
   DueRow,
@@ -81,7 +82,14 @@ export class DueRows {
     private readonly clock: Clock,
     private readonly queue: QueueService,
     private readonly sweeper: Sweeper,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** The definition with TEST_JOB_LEASE_MS as its lease, when a fault test sets it. */
+  private leased<Row extends DueRow>(definition: DueRowsDefinition<Row>): DueRowsDefinition<Row> {
+    const leaseMs = this.config.testJobLeaseMs;
+    return leaseMs ? { ...definition, leaseMs } : definition;
+  }
 
   registerSweep<Row extends DueRow>(definition: DueRowsDefinition<Row>): void {
     this.sweeper.register({ name: definition.name, run: () => this.sweep(definition) });
@@ -121,17 +129,17 @@ export class DueRows {
 
   /** The lease on one due row, with the attempt counted; null for everyone but one claimer. */
   claim<Row extends DueRow>(definition: DueRowsDefinition<Row>, id: string): Promise<Row | null> {
-    return claimDueRow(this.db.manager, definition, id, this.clock.now());
+    return claimDueRow(this.db.manager, this.leased(definition), id, this.clock.now());
   }
 
   /** Ids of due, unleased rows, the longest overdue first. */
   findDue<Row extends DueRow>(definition: DueRowsDefinition<Row>, limit = SWEEP_BATCH): Promise<string[]> {
-    return findDueRowIds(this.db.manager, definition, this.clock.now(), limit);
+    return findDueRowIds(this.db.manager, this.leased(definition), this.clock.now(), limit);
   }
 
   /** The safety net: fails rows whose last attempt vanished, then wakes every due, unleased row. */
   async sweep<Row extends DueRow>(definition: DueRowsDefinition<Row>): Promise<number> {
-    const abandoned = await failAbandonedDueRows(this.db.manager, definition, this.clock.now());
+    const abandoned = await failAbandonedDueRows(this.db.manager, this.leased(definition), this.clock.now());
     if (abandoned > 0) this.logger.warn(`${abandoned} ${definition.name} failed: their last attempt never reported back`);
     const due = await this.findDue(definition);
     for (const id of due) await this.queue.enqueueDue(definition.job, { id }, id);

@@ -38,4 +38,12 @@ describe('queue backend options', () => {
     expect(getDefaultBackendFactory()).not.toBe(polling);
     await backend.close();
   });
+
+  it("keeps BullMQ's 30 s job lock and stalled check unless a fault test shortens them (TEST_JOB_LEASE_MS)", () => {
+    const base = { PUBLIC_BASE_URL: 'https://launch.test', DATABASE_URL: DATABASE, REDIS_URL: 'redis://127.0.0.1:1' };
+    const plain = workerOptionsFor(loadConfig(base), 'webhooks');
+    expect([plain.lockDuration, plain.stalledInterval, plain.concurrency]).toEqual([undefined, undefined, 64]);
+    const short = workerOptionsFor(loadConfig({ ...base, TEST_JOB_LEASE_MS: '5000' }), 'webhooks');
+    expect([short.lockDuration, short.stalledInterval, short.concurrency]).toEqual([5_000, 5_000, 64]);
+  });
 });

@@ -69,14 +69,17 @@ export function queueOptionsFor(config: AppConfig): QueueOptions {
 export function workerOptionsFor(
   config: AppConfig,
   queue?: string,
-): Pick<WorkerOptions, 'concurrency' | 'drainDelay'> & Partial<Pick<WorkerOptions, 'connection'>> {
+): Pick<WorkerOptions, 'concurrency' | 'drainDelay'> & Partial<Pick<WorkerOptions, 'connection' | 'lockDuration' | 'stalledInterval'>> {
   const polling = queueBackendOf(config) === 'postgres' && config.embeddedDatabase;
   // Workers wait on Redis with blocking commands for up to drainDelay (5 s), so their connection
   // has no command deadline; they hold no request, and BullMQ reconnects them by itself.
   const connection = config.redisUrl ? { connection: redisConnection(config, null) } : {};
   // The embedded database serves one session: 64 slots polling it would only crowd out other queues.
   const concurrency = (!polling && queue && QUEUE_CONCURRENCY[queue]) || WORKER_CONCURRENCY;
-  return { concurrency, ...(polling ? { drainDelay: EMBEDDED_POLL_SECONDS } : {}), ...connection };
+  // A job held by a killed worker waits for BullMQ's stalled check (every 30 s, locks of 30 s)
+  // before it runs again; a cluster test shortens both to see the takeover in seconds.
+  const lease = config.testJobLeaseMs ? { lockDuration: config.testJobLeaseMs, stalledInterval: config.testJobLeaseMs } : {};
+  return { concurrency, ...(polling ? { drainDelay: EMBEDDED_POLL_SECONDS } : {}), ...connection, ...lease };
 }
 
 /** The longest wait between two attempts to reach Redis again. */
