@@ -26,11 +26,17 @@ interface Entry<T> {
 export interface LookupCacheOptions<T> {
   /** The owners a value belongs to (a key's project and, for a test key, its live project). */
   ownersOf?: (value: T) => readonly string[];
+  /**
+   * False while changes made elsewhere could go unheard (the change listener is not in place yet,
+   * or reconnecting): lookups then answer from the database and store nothing.
+   */
+  storing?: () => boolean;
 }
 
 export class LookupCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private readonly ownersOf: ((value: T) => readonly string[]) | undefined;
+  private readonly storing: () => boolean;
   /** Counts changes; a lookup remembers the count it started at. */
   private changeCount = 0;
   private clearedAt = 0;
@@ -43,6 +49,7 @@ export class LookupCache<T> {
 
   constructor(options: LookupCacheOptions<T> = {}) {
     this.ownersOf = options.ownersOf;
+    this.storing = options.storing ?? (() => true);
   }
 
   /** The cached value (null: known to be unknown), or undefined when it must be looked up. */
@@ -77,7 +84,7 @@ export class LookupCache<T> {
     this.lookupsInFlight += 1;
     try {
       const value = await load(key);
-      if (!this.changedSince(startedAt, key, value)) this.store(key, value, now());
+      if (!this.changedSince(startedAt, key, value) && this.storing()) this.store(key, value, now());
       return value;
     } finally {
       this.lookupsInFlight -= 1;

@@ -10,7 +10,8 @@ import { isEmbeddedDatabaseUrl } from './embedded-postgres';
  * transaction that makes it (`ChangeNotifications.announce`), so PostgreSQL delivers it at COMMIT
  * and never for a rollback; every process listens on one dedicated connection (`ChangeListener`,
  * shared by its caches) and drops its copies when the notification arrives. A payload is
- * `<kind>:<id>`: `key:<hash>`, `project:<id>`, `signing-secret:<project id>`.
+ * `<kind>:<id>`: `key:<hash>`, `project:<id>`, `signing-secret:<project id>`,
+ * `custom-domain:<hostname>`.
  */
 export const CACHE_INVALIDATION_CHANNEL = 'launch_cache_invalidation';
 
