@@ -75,7 +75,7 @@ export class CustomDomainHosts {
    */
   async changed(hostname: string): Promise<void> {
     this.forget(hostname);
-    await this.changes.announce(this.db.manager, HOST_CHANGE, hostname);
+    await this.db.transaction((em) => this.changes.announce(em, HOST_CHANGE, hostname));
   }
 
   /** Drops the hostnames of a project whose slug may have changed (or that is gone). */

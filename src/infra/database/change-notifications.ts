@@ -14,6 +14,14 @@ import { isEmbeddedDatabaseUrl } from './embedded-postgres';
  * `custom-domain:<hostname>`.
  */
 export const CACHE_INVALIDATION_CHANNEL = 'launch_cache_invalidation';
+/**
+ * How long a change's answer waits for this process's own listener to hear the change. PostgreSQL
+ * signals every listener at COMMIT, but delivers to each a moment later: answering before then
+ * lets a client's next request, sent to another process, meet that process's old copy.
+ */
+const HEARD_WITHIN_MS = 100;
+const FORGET_UNHEARD_MS = 10_000;
+const LISTENING_WITHIN_MS = 1_000;
 
 export interface ChangeListenerOptions {
   databaseUrl: string;
@@ -37,6 +45,8 @@ export class ChangeListener {
   private stopped = false;
   private listening = false;
   private delayMs: number;
+  /** Changes this process announced, by `<backend pid>:<payload>`, until the listener hears them. */
+  private readonly awaited = new Map<string, () => void>();
 
   constructor(private readonly options: ChangeListenerOptions) {
     this.delayMs = options.retryDelayMs ?? 250;
@@ -49,6 +59,33 @@ export class ChangeListener {
 
   start(): void {
     if (!this.client && !this.timer && !this.stopped) void this.connect();
+  }
+
+  /** Starts listening if need be; resolves once LISTEN is in place, or after `withinMs`. */
+  async ready(withinMs: number): Promise<void> {
+    this.start();
+    for (const deadline = Date.now() + withinMs; !this.listening && !this.stopped && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /**
+   * Resolves when this listener hears `payload` from the backend `pid`. Registered before the
+   * COMMIT that sends it, so it cannot be missed; forgotten after a while if it never comes (the
+   * transaction rolled back).
+   */
+  heard(pid: number, payload: string): Promise<void> {
+    const key = `${pid}:${payload}`;
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        if (this.awaited.get(key) === done) this.awaited.delete(key);
+        resolve();
+      };
+      const timer = setTimeout(done, FORGET_UNHEARD_MS);
+      timer.unref();
+      this.awaited.set(key, done);
+    });
   }
 
   async stop(): Promise<void> {
@@ -70,7 +107,9 @@ export class ChangeListener {
     });
     this.client = client;
     client.on('notification', (message) => {
-      if (message.channel === CACHE_INVALIDATION_CHANNEL) this.options.onChange(message.payload ?? '');
+      if (message.channel !== CACHE_INVALIDATION_CHANNEL) return;
+      this.options.onChange(message.payload ?? '');
+      this.awaited.get(`${message.processId}:${message.payload ?? ''}`)?.();
     });
     client.on('error', (error) => this.dropped(client, error));
     client.on('end', () => this.dropped(client, null));
@@ -133,10 +172,28 @@ export class ChangeNotifications implements OnModuleDestroy {
         : null;
   }
 
-  /** Announces, inside `em`'s transaction, that the `kind` row `id` changed. */
+  /**
+   * Announces, inside `em`'s transaction, that the `kind` row `id` changed. After the COMMIT the
+   * caller's answer waits (at most HEARD_WITHIN_MS) until this process's own listener hears the
+   * change: the other processes' listeners are told at the same moment, so by then they have it
+   * too, and a client's next request to any of them meets the change.
+   */
   async announce(em: EntityManager, kind: string, id: string): Promise<void> {
-    await em.query('SELECT pg_notify($1, $2)', [CACHE_INVALIDATION_CHANNEL, `${kind}:${id}`]);
-    afterCommit(em, () => this.dispatch(kind, id));
+    const payload = `${kind}:${id}`;
+    const listener = this.listener;
+    // Just started or reconnecting: a change announced before LISTEN is in place could not be waited for.
+    if (listener && !listener.isListening) await listener.ready(LISTENING_WITHIN_MS);
+    const [row] = (await em.query('SELECT pg_notify($1, $2), pg_backend_pid() AS pid', [CACHE_INVALIDATION_CHANNEL, payload])) as {
+      pid: number;
+    }[];
+    const heard = listener?.isListening ? listener.heard(row.pid, payload) : null;
+    afterCommit(em, async () => {
+      this.dispatch(kind, id);
+      if (!heard) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([heard, new Promise((resolve) => (timer = setTimeout(resolve, HEARD_WITHIN_MS)))]);
+      clearTimeout(timer);
+    });
   }
 
   subscribe(subscriber: ChangeSubscriber): void {
