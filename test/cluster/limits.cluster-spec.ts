@@ -64,8 +64,8 @@ describe.each([
       .apiAt(0)
       .as(token)
       .post('/v1/auth/provision')
-      .send({ project_name: `Owner ${owners}` })
-      .expect(200);
+      .send({ project_name: `Owner ${owners}` });
+    if (res.status !== 200) throw new Error(`provision: ${res.status} ${JSON.stringify(res.body)}\n${cluster.logs().slice(-3000)}`);
     const { project: created, account, secret_key: secretKey, publishable_key: publishableKey } = res.body.data;
     await cluster.sql('UPDATE projects SET plan = $2 WHERE id = $1 OR live_project_id = $1', [created.id, plan]);
     return { token, accountId: account.id as string, projectId: created.id as string, secretKey, publishableKey };
