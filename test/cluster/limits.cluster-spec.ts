@@ -37,8 +37,8 @@ describe.each([
         WEBHOOK_ALLOW_INSECURE_URLS: 'true',
         BROWSER_RATE_LIMIT: String(BROWSER_LIMIT),
         TRUST_PROXY: 'loopback',
-        // PostgreSQL is shared with other suites: four processes at the default 10 each crowd it.
-        DATABASE_POOL_SIZE: '5',
+        // PostgreSQL is shared with other suites: four processes at the default 10 each crowd it out.
+        DATABASE_POOL_SIZE: '3',
       },
     });
   });

@@ -40,8 +40,8 @@ describe.each([
         // The processes' TXT lookups answer from this file (the verification of a custom domain).
         NODE_OPTIONS: `--require ${join(__dirname, 'fake-dns.preload.js')}`,
         FAKE_DNS_FILE: join(dnsDir, 'txt.json'),
-        // PostgreSQL is shared with other suites: four processes at the default 10 each crowd it.
-        DATABASE_POOL_SIZE: '5',
+        // PostgreSQL is shared with other suites: four processes at the default 10 each crowd it out.
+        DATABASE_POOL_SIZE: '3',
       },
     });
   });
@@ -70,8 +70,8 @@ describe.each([
       .apiAt(0)
       .as(token)
       .post('/v1/auth/provision')
-      .send({ project_name: `Owner ${owners}` })
-      .expect(200);
+      .send({ project_name: `Owner ${owners}` });
+    if (res.status !== 200) throw new Error(`provision: ${res.status} ${JSON.stringify(res.body)}\n${cluster.logs().slice(-3000)}`);
     const { project, secret_key: secretKey } = res.body.data;
     return { token, projectId: project.id, slug: project.slug, secretKey };
   }
