@@ -108,8 +108,10 @@ export class ChangeListener {
     this.client = client;
     client.on('notification', (message) => {
       if (message.channel !== CACHE_INVALIDATION_CHANNEL) return;
-      this.options.onChange(message.payload ?? '');
-      this.awaited.get(`${message.processId}:${message.payload ?? ''}`)?.();
+      const own = this.awaited.get(`${message.processId}:${message.payload ?? ''}`);
+      // A change this process announced reaches its own caches after its commit (announce), once.
+      if (own) own();
+      else this.options.onChange(message.payload ?? '');
     });
     client.on('error', (error) => this.dropped(client, error));
     client.on('end', () => this.dropped(client, null));
