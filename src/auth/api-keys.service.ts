@@ -95,7 +95,8 @@ const ownersOfKey = (key: AuthenticatedKey): readonly string[] =>
  */
 @Injectable()
 export class ApiKeysService {
-  private readonly cache = new LookupCache<AuthenticatedKey>({ ownersOf: ownersOfKey });
+  // Nothing is cached until the listener is in place: a revocation made elsewhere before then would go unheard.
+  private readonly cache = new LookupCache<AuthenticatedKey>({ ownersOf: ownersOfKey, storing: () => this.changes.isListening });
 
   constructor(
     private readonly db: Database,

@@ -11,10 +11,13 @@ interface Entry {
   expiresAt: number;
 }
 
-// Brief, so a domain removed or verified on another API process is served stale for at most this
-// long; hostnames that are not ours are remembered as such too, sparing the database. A project's
-// slug change or deletion drops its entries at once in every process (PROJECT_CHANGE).
+// Hostnames that are not ours are remembered as such too, sparing the database. A hostname's
+// verification, removal or release (HOST_CHANGE), and its project's slug change or deletion
+// (PROJECT_CHANGE), drop its entry at once in every process; the TTL bounds what a lost
+// notification leaves behind.
 const TTL_MS = 30_000;
+/** The change kind a hostname's claim is announced under (id: the hostname). */
+const HOST_CHANGE = 'custom-domain';
 // Any client can send any Host: bounded, so random names cannot grow the map without end.
 const MAX_ENTRIES = 10_000;
 
@@ -32,7 +35,10 @@ export class CustomDomainHosts {
     const target = config.customDomains?.cnameTarget;
     this.ownHosts = [new URL(config.publicBaseUrl).hostname, new URL(config.cdnUrl).hostname, ...(target ? [target] : [])];
     changes.subscribe({
-      onChange: { [PROJECT_CHANGE]: (projectId) => this.forgetProject(projectId) },
+      onChange: {
+        [PROJECT_CHANGE]: (projectId) => this.forgetProject(projectId),
+        [HOST_CHANGE]: (hostname) => this.forget(hostname),
+      },
       onGap: () => this.entries.clear(),
     });
   }
@@ -58,9 +64,18 @@ export class CustomDomainHosts {
     return value;
   }
 
-  /** Drops what this process remembers of a hostname (after a verification or a removal). */
+  /** Drops what this process remembers of a hostname. */
   forget(hostname: string): void {
     this.entries.delete(hostname);
+  }
+
+  /**
+   * Tells every API process, this one included, that a hostname was verified, removed or released,
+   * once that change is committed: each drops its copy, so the next request there sees the change.
+   */
+  async changed(hostname: string): Promise<void> {
+    this.forget(hostname);
+    await this.db.transaction((em) => this.changes.announce(em, HOST_CHANGE, hostname));
   }
 
   /** Drops the hostnames of a project whose slug may have changed (or that is gone). */

@@ -149,7 +149,7 @@ export class CustomDomainsService {
     // Read back: a concurrent check, a removal or the lapse may have come first.
     const current = await this.findDomain(project, id);
     if (!current.verifiedAt && hasLapsed(current, checkedAt)) throw lapsedClaim(current.hostname);
-    if (current.verifiedAt) this.hosts.forget(current.hostname);
+    if (current.verifiedAt) await this.hosts.changed(current.hostname);
     return toCustomDomainDto(current, target);
   }
 
@@ -157,7 +157,7 @@ export class CustomDomainsService {
     this.cnameTarget();
     const row = await this.findDomain(project, id);
     await this.db.manager.delete(CustomDomainEntity, { id: row.id, projectId: project.id });
-    this.hosts.forget(row.hostname);
+    await this.hosts.changed(row.hostname);
     return { id: row.id, deleted: true };
   }
 

@@ -101,7 +101,7 @@ export class DomainRecheck {
     }
     const error = `${proof.error} It was missing from ${failingSince.toISOString()} for 7 days, so ${domain.hostname} stopped serving; publish it and verify again.`;
     await releaseDomain(em, domain, { at: now, error });
-    this.hosts.forget(domain.hostname);
+    await this.hosts.changed(domain.hostname);
     this.logger.log(`Custom domain ${domain.hostname} stopped serving: its TXT record was missing for 7 days`);
     return 'released';
   }

@@ -67,8 +67,9 @@ const until = async (condition: () => boolean) => {
     const dataSource = new DataSource({ type: 'postgres', url: databaseUrl, entities: [] });
     await dataSource.initialize();
     const other = new ChangeNotifications(withDatabaseUrl(loadConfig({}), databaseUrl!));
+    // Started by its first announce; its caches hear its changes after commit, not again through NOTIFY.
+    const here = new ChangeNotifications(withDatabaseUrl(loadConfig({}), databaseUrl!));
     try {
-      const here = new ChangeNotifications(withDatabaseUrl(loadConfig({}), databaseUrl!)); // never started: in-process only
       const db = new Database(dataSource);
       const heardHere: string[] = [];
       const heardThere: string[] = [];
@@ -92,6 +93,7 @@ const until = async (condition: () => boolean) => {
       await until(() => heardThere.includes(`kept ${run}`));
       expect(heardThere.filter((id) => id.endsWith(run))).toEqual([`kept ${run}`]);
     } finally {
+      await here.onModuleDestroy();
       await other.onModuleDestroy();
       await dataSource.destroy();
     }

@@ -179,4 +179,19 @@ describe('LookupCache', () => {
     plain.invalidateOwner('p1');
     expect(plain.get('a', nowMs)).toBeUndefined();
   });
+
+  it('stores nothing while changes made elsewhere could go unheard, and caches again once they cannot', async () => {
+    let listening = false;
+    const guarded = new LookupCache<Key>({ ownersOf, storing: () => listening });
+    const load = jest.fn(async () => ({ project: 'p1' }));
+    await guarded.lookup('k', now, load);
+    await guarded.lookup('k', now, load);
+    expect(load).toHaveBeenCalledTimes(2);
+    expect(guarded.get('k', nowMs)).toBeUndefined();
+    listening = true;
+    await guarded.lookup('k', now, load);
+    await guarded.lookup('k', now, load);
+    expect(load).toHaveBeenCalledTimes(3);
+    expect(guarded.get('k', nowMs)).toEqual({ project: 'p1' });
+  });
 });

@@ -30,11 +30,17 @@ export interface LookupCacheOptions<T> {
   expiresAt?: (value: T, storedAtMs: number) => number;
   /** Past this many entries the cache starts again from empty (default 10,000). */
   maxEntries?: number;
+  /**
+   * False while changes made elsewhere could go unheard (the change listener is not in place yet,
+   * or reconnecting): lookups then answer from the database and store nothing.
+   */
+  storing?: () => boolean;
 }
 
 export class LookupCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private readonly ownersOf: ((value: T) => readonly string[]) | undefined;
+  private readonly storing: () => boolean;
   /** Counts changes; a lookup remembers the count it started at. */
   private changeCount = 0;
   private clearedAt = 0;
@@ -52,6 +58,7 @@ export class LookupCache<T> {
     this.ownersOf = options.ownersOf;
     this.expiresAt = options.expiresAt ?? ((_value, storedAtMs) => storedAtMs + KNOWN_VALUE_TTL_MS);
     this.maxEntries = options.maxEntries ?? MAX_ENTRIES;
+    this.storing = options.storing ?? (() => true);
   }
 
   /** The cached value (null: known to be unknown), or undefined when it must be looked up. */
@@ -86,7 +93,7 @@ export class LookupCache<T> {
     this.lookupsInFlight += 1;
     try {
       const value = await load(key);
-      if (!this.changedSince(startedAt, key, value)) this.store(key, value, now());
+      if (!this.changedSince(startedAt, key, value) && this.storing()) this.store(key, value, now());
       return value;
     } finally {
       this.lookupsInFlight -= 1;

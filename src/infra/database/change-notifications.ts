@@ -11,9 +11,18 @@ import { isEmbeddedDatabaseUrl } from './embedded-postgres';
  * and never for a rollback; every process listens on one dedicated connection (`ChangeListener`,
  * shared by its caches) and drops its copies when the notification arrives. A payload is
  * `<kind>:<id>`: `key:<hash>`, `project:<id>`, `signing-secret:<project id>`,
+ * `custom-domain:<hostname>`, `changelog-public:<project id>`,
  * `bell-person:<project id>:<user id>` and `bell-project:<project id>` (BELL_CHANGES).
  */
 export const CACHE_INVALIDATION_CHANNEL = 'launch_cache_invalidation';
+/**
+ * How long a change's answer waits for this process's own listener to hear the change. PostgreSQL
+ * signals every listener at COMMIT, but delivers to each a moment later: answering before then
+ * lets a client's next request, sent to another process, meet that process's old copy.
+ */
+const HEARD_WITHIN_MS = 100;
+const FORGET_UNHEARD_MS = 10_000;
+const LISTENING_WITHIN_MS = 1_000;
 
 /**
  * The kinds of the bell's cached state (notifications/bell/bell-state.cache.ts): one person's bell,
@@ -48,6 +57,9 @@ export class ChangeListener {
   private stopped = false;
   private listening = false;
   private delayMs: number;
+  /** Changes this process announced, by `<backend pid>:<payload>`, until the listener hears them. */
+  private readonly awaited = new Map<string, () => void>();
+  private readonly awaitedArrivals = new Map<string, Promise<void>>();
 
   constructor(private readonly options: ChangeListenerOptions) {
     this.delayMs = options.retryDelayMs ?? 250;
@@ -60,6 +72,42 @@ export class ChangeListener {
 
   start(): void {
     if (!this.client && !this.timer && !this.stopped) void this.connect();
+  }
+
+  /** Starts listening if need be; resolves once LISTEN is in place, or after `withinMs`. */
+  async ready(withinMs: number): Promise<void> {
+    this.start();
+    for (const deadline = Date.now() + withinMs; !this.listening && !this.stopped && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /**
+   * Resolves when this listener hears `payload` from the backend `pid`. Registered before the
+   * COMMIT that sends it, so it cannot be missed; forgotten after a while if it never comes (the
+   * transaction rolled back).
+   */
+  heard(pid: number, payload: string): Promise<void> {
+    const key = `${pid}:${payload}`;
+    // PostgreSQL sends a payload once per transaction however often it was announced in it:
+    // every wait for it shares the one arrival.
+    const pending = this.awaitedArrivals.get(key);
+    if (pending) return pending;
+    const arrival = new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        if (this.awaited.get(key) === done) {
+          this.awaited.delete(key);
+          this.awaitedArrivals.delete(key);
+        }
+        resolve();
+      };
+      const timer = setTimeout(done, FORGET_UNHEARD_MS);
+      timer.unref();
+      this.awaited.set(key, done);
+    });
+    this.awaitedArrivals.set(key, arrival);
+    return arrival;
   }
 
   async stop(): Promise<void> {
@@ -81,7 +129,11 @@ export class ChangeListener {
     });
     this.client = client;
     client.on('notification', (message) => {
-      if (message.channel === CACHE_INVALIDATION_CHANNEL) this.options.onChange(message.payload ?? '');
+      if (message.channel !== CACHE_INVALIDATION_CHANNEL) return;
+      const own = this.awaited.get(`${message.processId}:${message.payload ?? ''}`);
+      // A change this process announced reaches its own caches after its commit (announce), once.
+      if (own) own();
+      else this.options.onChange(message.payload ?? '');
     });
     client.on('error', (error) => this.dropped(client, error));
     client.on('end', () => this.dropped(client, null));
@@ -144,18 +196,37 @@ export class ChangeNotifications implements OnModuleDestroy {
         : null;
   }
 
-  /** Announces, inside `em`'s transaction, that the `kind` row `id` changed. */
+  /**
+   * Announces, inside `em`'s transaction, that the `kind` row `id` changed. After the COMMIT the
+   * caller's answer waits (at most HEARD_WITHIN_MS) until this process's own listener hears the
+   * change. PostgreSQL tells every listener at the same moment, so by then the other processes
+   * have nearly always dropped their copies too; it narrows, and does not close, the window in
+   * which a client's next request to another process can still meet the old copy (a process that
+   * is slow to read its listener's socket).
+   */
   async announce(em: EntityManager, kind: string, id: string): Promise<void> {
-    await em.query('SELECT pg_notify($1, $2)', [CACHE_INVALIDATION_CHANNEL, `${kind}:${id}`]);
-    afterCommit(em, () => this.dispatch(kind, id));
+    await this.announceMany(em, kind, [id]);
   }
 
   /** `announce` for several rows of one kind, in one statement. */
   async announceMany(em: EntityManager, kind: string, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await em.query('SELECT pg_notify($1, $2 || id) FROM unnest($3::text[]) AS t(id)', [CACHE_INVALIDATION_CHANNEL, `${kind}:`, ids]);
-    afterCommit(em, () => {
+    const payloads = ids.map((id) => `${kind}:${id}`);
+    const listener = this.listener;
+    // Just started or reconnecting: a change announced before LISTEN is in place could not be waited for.
+    if (listener && !listener.isListening) await listener.ready(LISTENING_WITHIN_MS);
+    const rows = (await em.query('SELECT pg_notify($1, payload), pg_backend_pid() AS pid FROM unnest($2::text[]) AS t(payload)', [
+      CACHE_INVALIDATION_CHANNEL,
+      payloads,
+    ])) as { pid: number }[];
+    // A transaction's notifications arrive in the order they were sent: the last one heard, all are.
+    const heard = listener?.isListening ? listener.heard(rows[0].pid, payloads[payloads.length - 1]) : null;
+    afterCommit(em, async () => {
       for (const id of ids) this.dispatch(kind, id);
+      if (!heard) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([heard, new Promise((resolve) => (timer = setTimeout(resolve, HEARD_WITHIN_MS)))]);
+      clearTimeout(timer);
     });
   }
 

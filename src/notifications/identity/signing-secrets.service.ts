@@ -42,7 +42,7 @@ const SECRET_CHANGE = 'signing-secret';
 @Injectable()
 export class SigningSecretsService implements OnModuleInit {
   // 5 s per project; a read that raced with a create or rotate of the same project stores nothing.
-  private readonly cache = new LookupCache<SigningSecretSet>();
+  private readonly cache = new LookupCache<SigningSecretSet>({ storing: () => this.changes.isListening });
   private readonly box: SecretBox | null;
 
   constructor(

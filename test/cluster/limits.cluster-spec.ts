@@ -1,0 +1,176 @@
+import type { Response } from 'supertest';
+import { PlanName, planLimit } from '../../src/projects/plans';
+import { TestIdentityProvider } from '../support/identity-provider';
+import { userHashOf } from '../support/notification-seed';
+import { Cluster, startCluster } from './cluster';
+
+// Kept small so the burst that crosses it is quick; the bell's per-user limit is the plan's own.
+const BROWSER_LIMIT = 10;
+const range = (count: number) => Array.from({ length: count }, (_, index) => index);
+
+/** Statuses and error codes of a burst, counted: { '201': n, '403 PLAN_LIMIT_REACHED': m }. */
+function tally(responses: Response[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const res of responses) {
+    const label = res.status < 300 ? String(res.status) : `${res.status} ${res.body?.error?.code}`;
+    counts[label] = (counts[label] ?? 0) + 1;
+  }
+  return counts;
+}
+
+describe.each([
+  ['PostgreSQL + Redis', true],
+  ['PostgreSQL alone', false],
+])('plan caps, the notification quota and rate limits over two API processes (%s)', (_mode, redis) => {
+  let cluster: Cluster;
+  let idp: TestIdentityProvider;
+
+  beforeAll(async () => {
+    idp = await TestIdentityProvider.start();
+    cluster = await startCluster({
+      apis: 2,
+      workers: 2,
+      redis,
+      env: {
+        ...idp.env(),
+        // Endpoints point at this machine; no delivery is made (no subscribed event happens).
+        WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+        BROWSER_RATE_LIMIT: String(BROWSER_LIMIT),
+        TRUST_PROXY: 'loopback',
+        // PostgreSQL is shared with other suites: four processes at the default 10 each crowd it out.
+        DATABASE_POOL_SIZE: '3',
+      },
+    });
+  });
+  afterAll(async () => {
+    await cluster?.close();
+    await idp?.close();
+  });
+
+  /** `count` requests made at once, request i on API process i % 2. */
+  const burst = (count: number, request: (api: ReturnType<Cluster['apiAt']>, i: number) => PromiseLike<Response>) =>
+    Promise.all(range(count).map((i) => request(cluster.apiAt(i % 2), i)));
+
+  let owners = 0;
+  /**
+   * A project on `plan` of a new owner, provisioned through process 0 (no CLI: each would be one
+   * more process and pool on a PostgreSQL that other suites share). No process has read it yet, so
+   * setting its plan in the database needs no announcement.
+   */
+  async function project(plan: PlanName) {
+    owners += 1;
+    const token = idp.token({ sub: `owner-${owners}`, email: `owner${owners}@x.io` });
+    const res = await cluster
+      .apiAt(0)
+      .as(token)
+      .post('/v1/auth/provision')
+      .send({ project_name: `Owner ${owners}` });
+    if (res.status !== 200) throw new Error(`provision: ${res.status} ${JSON.stringify(res.body)}\n${cluster.logs().slice(-3000)}`);
+    const { project: created, account, secret_key: secretKey, publishable_key: publishableKey } = res.body.data;
+    await cluster.sql('UPDATE projects SET plan = $2 WHERE id = $1 OR live_project_id = $1', [created.id, plan]);
+    return { token, accountId: account.id as string, projectId: created.id as string, secretKey, publishableKey };
+  }
+
+  const countRows = async (table: string, projectId: string, where = 'true') =>
+    (await cluster.sql<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE project_id = $1 AND ${where}`, [projectId]))[0].n;
+
+  it('lets exactly the rest of the monthly notification quota through when 30 sends race for the last 10', async () => {
+    const { projectId, secretKey } = await project('free');
+    const limit = planLimit('free', 'notificationsPerMonth');
+    const month = new Date().toISOString().slice(0, 7);
+    await cluster.sql('INSERT INTO notification_usage (project_id, month, sent) VALUES ($1, $2, $3)', [projectId, month, limit - 10]);
+
+    const responses = await burst(30, (api, i) =>
+      api
+        .as(secretKey)
+        .post('/v1/notifications')
+        .send({ user_id: `u${i}`, title: 'Your export is ready', body: 'The PDF of March is ready.' }),
+    );
+    expect(tally(responses)).toEqual({ '201': 10, '403 PLAN_LIMIT_REACHED': 20 });
+    expect(await countRows('notifications', projectId)).toBe(10);
+    const [usage] = await cluster.sql<{ sent: number }>('SELECT sent FROM notification_usage WHERE project_id = $1 AND month = $2', [
+      projectId,
+      month,
+    ]);
+    expect(usage.sent).toBe(limit);
+    const shown = await cluster.apiAt(1).as(secretKey).get('/v1/notifications/usage').expect(200);
+    expect(shown.body.data).toEqual({ month, sent: limit, limit, remaining: 0 });
+  });
+
+  it('publishes exactly the Free plan’s 25 changelog entries of 45 created at once', async () => {
+    const { projectId, secretKey } = await project('free');
+    const cap = planLimit('free', 'changelogPublishedEntries') as number;
+    const responses = await burst(cap + 20, (api, i) =>
+      api
+        .as(secretKey)
+        .post('/v1/changelog/entries')
+        .send({ title: `Race ${i}`, body_markdown: 'You can now **export** reports.', category: 'feature' }),
+    );
+    expect(tally(responses)).toEqual({ '201': cap, '403 PLAN_LIMIT_REACHED': 20 });
+    expect(await countRows('changelog_entries', projectId, "status IN ('published', 'scheduled')")).toBe(cap);
+    expect(await countRows('changelog_entries', projectId)).toBe(cap);
+  });
+
+  it('creates exactly the Builder plan’s 5 webhook endpoints of 25 asked for at once', async () => {
+    const { projectId, secretKey } = await project('builder');
+    const cap = planLimit('builder', 'webhookEndpoints');
+    const responses = await burst(cap + 20, (api, i) =>
+      api
+        .as(secretKey)
+        .post('/v1/webhooks')
+        .send({ url: `http://127.0.0.1:9/hooks/${i}`, events: ['feedback.created'] }),
+    );
+    expect(tally(responses)).toEqual({ '201': cap, '403 WEBHOOK_LIMIT_REACHED': 20 });
+    expect(await countRows('webhook_endpoints', projectId)).toBe(cap);
+  });
+
+  it('gives an account exactly as many projects as its highest plan allows when 30 are created at once', async () => {
+    // The account's plan is the highest among its projects: Builder's cap, of which the first is one.
+    const { token, accountId } = await project('builder');
+    const cap = planLimit('builder', 'projectsPerAccount');
+    const responses = await burst(30, (api, i) =>
+      api
+        .as(token)
+        .post('/v1/dashboard/projects')
+        .send({ name: `Race ${i}` }),
+    );
+    expect(tally(responses)).toEqual({ '201': cap - 1, '403 PROJECT_LIMIT_REACHED': 30 - (cap - 1) });
+    const [rows] = await cluster.sql<{ n: number }>('SELECT count(*)::int AS n FROM projects WHERE account_id = $1', [accountId]);
+    expect(rows.n).toBe(cap);
+    const listed = await cluster.apiAt(1).as(token).get('/v1/dashboard/projects').expect(200);
+    expect(listed.body.data).toHaveLength(cap);
+  });
+
+  it('counts the per-address browser limit across both processes', async () => {
+    const { publishableKey } = await project('free');
+    const address = redis ? '198.51.100.7' : '198.51.100.8';
+    const responses = await burst(3 * BROWSER_LIMIT, (api) =>
+      api.as(publishableKey).get('/v1/changelog/widget/entries').set('X-Forwarded-For', address),
+    );
+    // Without Redis each process counts in its own memory (README: REDIS_URL), so together they allow twice the limit.
+    const allowed = redis ? BROWSER_LIMIT : 2 * BROWSER_LIMIT;
+    expect(tally(responses)).toEqual({ '200': allowed, '429 RATE_LIMITED': 3 * BROWSER_LIMIT - allowed });
+    const perProcess = [0, 1].map((p) => responses.filter((res, i) => i % 2 === p && res.status === 200).length);
+    if (!redis) expect(perProcess).toEqual([BROWSER_LIMIT, BROWSER_LIMIT]);
+  });
+
+  it("counts one person's bell reads across both processes", async () => {
+    const { projectId, secretKey, publishableKey } = await project('free');
+    const created = await cluster.apiAt(0).as(secretKey).post('/v1/notifications/signing-secret').expect(201);
+    const secret = created.body.data.signing_secret as string;
+    const limit = planLimit('free', 'bellReadsPerUserPerHour');
+    // Without Redis each process counts alone: twice the limit passes, and no more.
+    const allowed = redis ? limit : 2 * limit;
+    // A different address per call (the browser limit counts per address), so only the per-person count refuses.
+    const responses = await burst(allowed + 20, (api, i) =>
+      api
+        .as(publishableKey)
+        .get('/v1/notifications/unread/count?user_id=ada')
+        .set('X-Service-User-Hash', userHashOf('ada', secret))
+        .set('X-Forwarded-For', `203.0.${Math.floor(i / 250)}.${i % 250}`),
+    );
+    expect(tally(responses)).toEqual({ '200': allowed, '429 RATE_LIMITED': 20 });
+    const [seen] = await cluster.sql<{ n: number }>('SELECT count(*)::int AS n FROM bell_users WHERE project_id = $1', [projectId]);
+    expect(seen.n).toBe(1);
+  });
+});
