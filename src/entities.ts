@@ -1,6 +1,7 @@
 import { WebhookDeliveryAttemptEntity } from './webhooks/entities/webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from './webhooks/entities/webhook-delivery.entity';
 import { WebhookEndpointEntity } from './webhooks/entities/webhook-endpoint.entity';
+import { RateLimitCounterEntity } from './infra/rate-limit/entities/rate-limit-counter.entity';
 import { BellUserEntity } from './notifications/entities/bell-user.entity';
 import { NotificationEntity } from './notifications/entities/notification.entity';
 import { NotificationReceiptEntity } from './notifications/entities/notification-receipt.entity';
@@ -100,6 +101,7 @@ export const ENTITIES = [
   ProjectSlugChangeEntity,
   ProjectSlugHistoryEntity,
   WaitlistCounterEntity,
+  RateLimitCounterEntity,
   WaitlistEmailTokenEntity,
   WaitlistSignupEntity,
   WebhookDeliveryAttemptEntity,

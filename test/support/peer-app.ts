@@ -13,13 +13,14 @@ import type { TestApp } from './test-app';
  * encryption key), in this test process: for suites that check what a change made on one process
  * does to another's caches. Needs a PostgreSQL server: the embedded database serves one process.
  */
-export function startPeerApp(a: TestApp, clock: AdjustableClock): Promise<NestExpressApplication> {
+export function startPeerApp(a: TestApp, clock: AdjustableClock, extra: Record<string, string> = {}): Promise<NestExpressApplication> {
   const env = {
     LOG_LEVEL: 'silent',
     WORKERS: 'off',
     REDIS_URL: process.env.REDIS_URL,
     QUEUE_PREFIX: `t_${randomBytes(6).toString('hex')}`,
     ENCRYPTION_KEY: a.config.encryptionKey!.toString('base64'),
+    ...extra,
   };
   return createHttpApp(withDatabaseUrl(loadConfig(env), a.config.databaseUrl!), { clock });
 }

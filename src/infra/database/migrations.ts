@@ -20,6 +20,7 @@ import { Revenue1795809988528 } from './migrations/1795809988528-Revenue';
 import { DeliveryAttempts1795820944326 } from './migrations/1795820944326-DeliveryAttempts';
 import { CustomDomainRecheck1795909216214 } from './migrations/1795909216214-CustomDomainRecheck';
 import { EngagementBuffer1795909525124 } from './migrations/1795909525124-EngagementBuffer';
+import { RateLimitCounters1795924881097 } from './migrations/1795924881097-RateLimitCounters';
 
 /** Every migration, oldest first. Generated with `npm run migration:generate -- <Name>`, read, then listed here. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   DeliveryAttempts1795820944326,
   CustomDomainRecheck1795909216214,
   EngagementBuffer1795909525124,
+  RateLimitCounters1795924881097,
 ];

@@ -3,7 +3,10 @@ import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { ApiError } from '../../common/errors/api-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { Database } from '../database/database';
+import { isEmbeddedDatabaseUrl } from '../database/embedded-postgres';
 import { RequestPathRedis } from '../request-path-redis';
+import { deleteEndedCounters, incrementCounter } from './rate-limit-counters.queries';
 
 export interface RateLimitRule {
   /** Names the counter family, such as "browser" or "bell-reads". */
@@ -21,8 +24,11 @@ export interface RateLimitResult {
 }
 
 /**
- * Fixed-window counters on @nestjs/throttler's storage: shared in Redis when REDIS_URL is set (so
- * every API process counts together), in this process's memory otherwise.
+ * Fixed-window counters on @nestjs/throttler's storage, shared by every API process: in Redis when
+ * REDIS_URL is set; without Redis, in PostgreSQL (rate_limit_counters, one upsert per hit), so that
+ * N processes behind a load balancer still allow each limit once, not N times. On the embedded
+ * database (one process by construction) they stay in this process's memory. Ended windows are
+ * deleted by the sweep below.
  *
  * A rate limiter must not take the service down with it: when a Redis call fails or outlives
  * REDIS_COMMAND_TIMEOUT_MS, counting falls back to this process's memory (each process then
@@ -36,16 +42,29 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   private readonly redis: RequestPathRedis;
   private closed = false;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly db: Database,
+  ) {
     this.redis = new RequestPathRedis(config, RateLimiter.name, {
       degraded: 'rate limits count in memory until it does',
       restored: 'rate limits are shared again',
     });
     this.shared = this.redis.client ? new ThrottlerStorageRedisService(this.redis.client) : null;
+    this.inDatabase = !this.shared && config.databaseUrl !== null && !isEmbeddedDatabaseUrl(config.databaseUrl);
   }
+
+  /** True when counters live in PostgreSQL (no Redis, a database server several processes share). */
+  private readonly inDatabase: boolean;
+  private sweeper: NodeJS.Timeout | null = null;
 
   /** Starts with shared counters when Redis answers within its deadline, in memory otherwise. */
   async onModuleInit(): Promise<void> {
+    if (this.inDatabase) {
+      // Every process sweeps a little; a counter outlives its window by a minute at most.
+      this.sweeper = setInterval(() => void deleteEndedCounters(this.db.reads, 5_000).catch(() => undefined), 60_000);
+      this.sweeper.unref();
+    }
     const redis = this.redis.client;
     if (!redis || redis.status === 'ready') return;
     const ready = new Promise<void>((resolve, reject) => {
@@ -59,7 +78,8 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** Where counters live right now: 'memory' also while Redis is unreachable. */
-  get store(): 'redis' | 'memory' {
+  get store(): 'redis' | 'database' | 'memory' {
+    if (this.inDatabase) return 'database';
     return this.shared && this.redis.usable ? 'redis' : 'memory';
   }
 
@@ -90,6 +110,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.sweeper) clearInterval(this.sweeper);
     await this.redis.close();
     this.memory.onApplicationShutdown();
   }
@@ -99,6 +120,15 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async increment(key: string, rule: RateLimitRule) {
+    if (this.inDatabase) {
+      // A database that cannot count fails the request anyway (503 from its own path); counting
+      // in memory meanwhile keeps the limiter from being the thing that fails.
+      try {
+        return await incrementCounter(this.db.reads, key, rule.windowMs);
+      } catch {
+        return this.memory.increment(key, rule.windowMs, rule.limit, rule.windowMs, rule.bucket);
+      }
+    }
     if (this.shared && this.store === 'redis') {
       try {
         return await this.shared.increment(key, rule.windowMs, rule.limit, rule.windowMs, rule.bucket);
