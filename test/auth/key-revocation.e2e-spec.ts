@@ -2,13 +2,12 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
 import { KNOWN_VALUE_TTL_MS } from '../../src/common/cache/lookup-cache';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
-import { createHttpApp } from '../../src/bootstrap';
 import { AdjustableClock } from '../../src/common/clock/clock';
-import { loadConfig, withDatabaseUrl } from '../../src/config/app-config';
 import { SigningSecretsService } from '../../src/notifications/identity/signing-secrets.service';
 import { ProjectsService } from '../../src/projects/projects.service';
 import { ApiClient } from '../support/api-client';
 import { runCli } from '../support/server-process';
+import { startPeerApp } from '../support/peer-app';
 import { TestApp } from '../support/test-app';
 import { withAdminClient } from '../support/test-database';
 
@@ -37,15 +36,8 @@ describe('Cached changes across processes (API keys, signing secrets)', () => {
 
   beforeAll(async () => {
     a = await TestApp.start();
-    const env = {
-      LOG_LEVEL: 'silent',
-      WORKERS: 'off',
-      REDIS_URL: process.env.REDIS_URL,
-      QUEUE_PREFIX: `t_${randomBytes(6).toString('hex')}`,
-      // B opens the signing secrets A seals.
-      ENCRYPTION_KEY: a.config.encryptionKey!.toString('base64'),
-    };
-    b = await createHttpApp(withDatabaseUrl(loadConfig(env), a.config.databaseUrl!), { clock: bClock });
+    // B opens the signing secrets A seals (the peer shares A's encryption key).
+    b = await startPeerApp(a, bClock);
     bApi = new ApiClient(b.getHttpServer());
   });
   afterAll(async () => {

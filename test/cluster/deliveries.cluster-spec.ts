@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Cluster, startCluster } from './cluster';
-import { createProject, poll, range, sql, untilAccepted } from './scenario-support';
+import { LOOPBACK_WEBHOOKS_ENV, createProject, poll, range, sql, untilAccepted } from './scenario-support';
 
 const EVENTS = 2_000;
 const PROJECTS = 4;
@@ -94,9 +94,7 @@ describe.each([
       workers: 2,
       redis,
       env: {
-        WEBHOOK_ALLOW_INSECURE_URLS: 'true',
-        WEBHOOK_RETRY_DELAYS: '200ms,500ms,1s',
-        WEBHOOK_TIMEOUT_MS: '3000',
+        ...LOOPBACK_WEBHOOKS_ENV,
         // A killed worker's attempts (due-row leases and BullMQ locks) are taken over after 20 s,
         // not 40. Still far above one attempt (3 s on the wire at most, plus its statements, which
         // wait for one of 5 connections behind 63 other slots on a busy server), so that no live

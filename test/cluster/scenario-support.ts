@@ -59,3 +59,10 @@ export async function createProject(cluster: Cluster, name: string): Promise<{ p
     }
   }
 }
+
+/** Webhooks to a receiver on this machine, with retries and a timeout a test can wait out. */
+export const LOOPBACK_WEBHOOKS_ENV = {
+  WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+  WEBHOOK_RETRY_DELAYS: '200ms,500ms,1s',
+  WEBHOOK_TIMEOUT_MS: '3000',
+} as const;

@@ -1,7 +1,7 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Cluster, startCluster } from './cluster';
-import { createProject, poll, range, sleep, sql, untilAccepted } from './scenario-support';
+import { LOOPBACK_WEBHOOKS_ENV, createProject, poll, range, sleep, sql, untilAccepted } from './scenario-support';
 
 const ENTRIES = 30;
 const NOTIFICATIONS = 30;
@@ -38,9 +38,7 @@ describe.each([
       workers: 2,
       redis,
       env: {
-        WEBHOOK_ALLOW_INSECURE_URLS: 'true',
-        WEBHOOK_RETRY_DELAYS: '200ms,500ms,1s',
-        WEBHOOK_TIMEOUT_MS: '3000',
+        ...LOOPBACK_WEBHOOKS_ENV,
         // A release claimed by a killed worker is taken over after 10 s instead of its 60 s lease.
         TEST_JOB_LEASE_MS: '10000',
         DATABASE_POOL_SIZE: '5',
