@@ -89,7 +89,8 @@ export class Database {
   }
 
   /**
-   * One read-only statement outside any transaction, sent straight through the pool TypeORM holds
+   * One statement outside any transaction (a read, or a write that stands alone, such as a rate-limit
+   * counter's upsert), sent straight through the pool TypeORM holds
    * (same connections, same deadlines). `manager.query` wraps each statement in a query runner of
    * its own (object, broadcaster events, bookkeeping on acquire and release): on the hottest reads
    * that cost as much as the round trip. Answers and failures as `sendStatement` gives them.

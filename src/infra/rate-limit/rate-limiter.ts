@@ -8,6 +8,9 @@ import { isEmbeddedDatabaseUrl } from '../database/embedded-postgres';
 import { RequestPathRedis } from '../request-path-redis';
 import { deleteEndedCounters, incrementCounter } from './rate-limit-counters.queries';
 
+/** Ended counters deleted per statement: short statements, however many windows ended. */
+const SWEEP_BATCH = 5_000;
+
 export interface RateLimitRule {
   /** Names the counter family, such as "browser" or "bell-reads". */
   bucket: string;
@@ -62,7 +65,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     if (this.inDatabase) {
       // Every process sweeps a little; a counter outlives its window by a minute at most.
-      this.sweeper = setInterval(() => void deleteEndedCounters(this.db.reads, 5_000).catch(() => undefined), 60_000);
+      this.sweeper = setInterval(() => void this.sweepEndedCounters().catch(() => undefined), 60_000);
       this.sweeper.unref();
     }
     const redis = this.redis.client;
@@ -117,6 +120,13 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
 
   onApplicationShutdown(): Promise<void> {
     return this.close();
+  }
+
+  /** Deletes ended windows in batches until a batch comes back short (at most 20 a sweep). */
+  private async sweepEndedCounters(): Promise<void> {
+    for (let batch = 0; batch < 20; batch += 1) {
+      if ((await deleteEndedCounters(this.db.reads, SWEEP_BATCH)) < SWEEP_BATCH) return;
+    }
   }
 
   private async increment(key: string, rule: RateLimitRule) {
