@@ -4,6 +4,7 @@ import { BellStateCache } from '../../src/notifications/bell/bell-state.cache';
 import { NotificationRetention } from '../../src/notifications/retention/notification-retention.service';
 import { ApiClient } from '../support/api-client';
 import { userHashOf } from '../support/notification-seed';
+import { ChangeNotifications } from '../../src/infra/database/change-notifications';
 import { startPeerApp, statementsDuring, untilListening } from '../support/peer-app';
 import { SeededProject, TestApp } from '../support/test-app';
 
@@ -243,5 +244,18 @@ describe('The bell badge from each process’s copy', () => {
         .set('If-None-Match', changed.headers.etag as string)
         .expect(304);
     }
+  });
+
+  (realPostgres ? it : it.skip)('keeps no copy while its change listener is down: every poll then reads the count', async () => {
+    await a.api.as(p.secretKey).post('/v1/notifications').send({ user_id: 'eli', title: 'Hi', body: 'One' }).expect(201);
+    const onB = new ApiClient(b!.getHttpServer());
+    await badge(onB, 'eli');
+    // B's listener is gone for good (as while it reconnects): a change elsewhere could go unheard.
+    await b!.get(ChangeNotifications).onModuleDestroy();
+    expect(b!.get(ChangeNotifications).isListening).toBe(false);
+    const statements = await bellStatementsDuring(async () => {
+      for (let n = 0; n < 3; n += 1) expect(await badge(onB, 'eli')).toBe(1);
+    });
+    expect(statements).toBe(3);
   });
 });
