@@ -3,6 +3,7 @@ import { AdjustableClock } from '../../src/common/clock/clock';
 import { ApiClient } from '../support/api-client';
 import { DashboardOwner, provisionOwner } from '../support/dashboard-owner';
 import { TestIdentityProvider } from '../support/identity-provider';
+import { ChangeNotifications } from '../../src/infra/database/change-notifications';
 import { startPeerApp, statementsDuring, untilListening } from '../support/peer-app';
 import { TestApp } from '../support/test-app';
 
@@ -183,5 +184,16 @@ describe('Public changelog surfaces from each process’s copy', () => {
       await api.unchecked().get(`/public/changelog/${before}`).expect(308);
       await api.unchecked().get(`/changelog/${before}`).expect(308);
     }
+  });
+
+  (realPostgres ? it : it.skip)('keeps no copy while its change listener is down: every request then reads the set', async () => {
+    const onB = new ApiClient(b!.getHttpServer());
+    await onB.get(`/public/changelog/${slug}`).expect(200);
+    // B's listener is gone for good (as while it reconnects): a change elsewhere could go unheard.
+    await b!.get(ChangeNotifications).onModuleDestroy();
+    const reads = await publicReadsDuring(async () => {
+      for (let n = 0; n < 3; n += 1) await onB.get(`/public/changelog/${slug}`).expect(200);
+    });
+    expect({ reads: reads.length }).toEqual({ reads: 3 });
   });
 });
