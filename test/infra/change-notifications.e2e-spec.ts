@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { loadConfig, withDatabaseUrl } from '../../src/config/app-config';
-import { CACHE_INVALIDATION_CHANNEL, ChangeNotifications } from '../../src/infra/database/change-notifications';
+import { CACHE_INVALIDATION_CHANNEL, ChangeNotifications, LISTENER_APPLICATION_NAME } from '../../src/infra/database/change-notifications';
 import { Database } from '../../src/infra/database/database';
 
 /**
  * The process's one change listener, on the machine's PostgreSQL: each cache hears the kinds it
- * holds and nothing else, and hears a change only once it commits. (The embedded database runs no
- * listener; the e2e suites cover that mode.)
+ * holds and nothing else, and hears a change only once it commits; a change's answer waits until
+ * every listening process has applied it. (The embedded database runs no listener; the e2e suites
+ * cover that mode.)
  */
 const databaseUrl = process.env.DATABASE_URL;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -90,12 +91,119 @@ const until = async (condition: () => boolean) => {
         expect(heardHere).toEqual([]);
       });
       expect(heardHere).toEqual([`kept ${run}`]);
-      await until(() => heardThere.includes(`kept ${run}`));
+      // The answer came after the other process applied it: no wait here.
       expect(heardThere.filter((id) => id.endsWith(run))).toEqual([`kept ${run}`]);
+      // Heard once here (at commit), not again when its own NOTIFY came back.
+      await sleep(50);
+      expect(heardHere).toEqual([`kept ${run}`]);
     } finally {
       await here.onModuleDestroy();
       await other.onModuleDestroy();
       await dataSource.destroy();
     }
+  });
+
+  describe('waits for every listening process to apply a change', () => {
+    let dataSource: DataSource;
+    let db: Database;
+    let here: ChangeNotifications;
+    const members: Client[] = [];
+
+    beforeAll(async () => {
+      dataSource = new DataSource({ type: 'postgres', url: databaseUrl, entities: [] });
+      await dataSource.initialize();
+      db = new Database(dataSource);
+      here = new ChangeNotifications(withDatabaseUrl(loadConfig({}), databaseUrl!));
+      here.subscribe({ onChange: {}, onGap: () => undefined });
+      here.start();
+      await until(() => here.isListening);
+    });
+    afterEach(async () => {
+      for (const member of members.splice(0)) await member.end();
+    });
+    afterAll(async () => {
+      await here.onModuleDestroy();
+      await dataSource.destroy();
+    });
+
+    /**
+     * A listening process as PostgreSQL sees it, driven by hand: it acknowledges a sync only when
+     * `acknowledge` says so, after `delayMs`.
+     */
+    async function member(acknowledge: (token: string) => boolean, delayMs = 0): Promise<string[]> {
+      const seen: string[] = [];
+      const client = new Client({ connectionString: databaseUrl });
+      await client.connect();
+      members.push(client);
+      client.on('notification', ({ payload }) => {
+        if (!payload?.startsWith('sync:')) return;
+        const token = payload.slice('sync:'.length);
+        seen.push(token);
+        if (!acknowledge(token)) return;
+        setTimeout(
+          () => void client.query('SELECT pg_notify($1, $2)', [CACHE_INVALIDATION_CHANNEL, `applied:${token}`]).catch(() => undefined),
+          delayMs,
+        );
+      });
+      await client.query(`LISTEN ${CACHE_INVALIDATION_CHANNEL}`);
+      await client.query(`SET application_name TO '${LISTENER_APPLICATION_NAME}'`);
+      return seen;
+    }
+
+    const timed = async (work: () => Promise<unknown>) => {
+      const started = Date.now();
+      await work();
+      return Date.now() - started;
+    };
+    const change = (id: string) => db.transaction((em) => here.announce(em, 'key', id));
+
+    it('answers once the slowest listener has acknowledged', async () => {
+      await member(() => true, 300);
+      await member(() => true, 0);
+      const elapsed = await timed(() => change('slow'));
+      expect(elapsed).toBeGreaterThanOrEqual(290);
+      expect(elapsed).toBeLessThan(900);
+    });
+
+    it('takes one acknowledgement for every sync before it', async () => {
+      // Acknowledges only the second of two changes in flight: that stands for the first too.
+      let syncs = 0;
+      await member(() => (syncs += 1) === 2, 100);
+      const elapsed = await timed(() => Promise.all([change('first'), change('second')]));
+      expect(syncs).toBe(2);
+      expect(elapsed).toBeLessThan(900);
+    });
+
+    it('answers anyway, after its bound, when a listener is stalled', async () => {
+      const seen = await member(() => false);
+      const elapsed = await timed(() => change('stalled'));
+      expect(seen).toHaveLength(1);
+      expect(elapsed).toBeGreaterThanOrEqual(990);
+      expect(elapsed).toBeLessThan(2_000);
+    });
+
+    it('does not wait for a connection that is not listening yet, nor for one of an earlier release', async () => {
+      const connecting = new Client({ connectionString: databaseUrl, application_name: 'launch-change-listener-connecting' });
+      const earlier = new Client({ connectionString: databaseUrl, application_name: 'launch-change-listener' });
+      for (const client of [connecting, earlier]) {
+        await client.connect();
+        members.push(client);
+      }
+      await earlier.query(`LISTEN ${CACHE_INVALIDATION_CHANNEL}`);
+      expect(await timed(() => change('alone'))).toBeLessThan(500);
+    });
+
+    it('does not wait for a rolled-back change', async () => {
+      await member(() => false);
+      const elapsed = await timed(() =>
+        db
+          .transaction(async (em) => {
+            await here.announce(em, 'key', 'rolled back');
+            throw new Error('abort');
+          })
+          .catch(() => undefined),
+      );
+      expect(elapsed).toBeLessThan(500);
+    });
   });
 });

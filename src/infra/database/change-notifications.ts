@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
@@ -9,20 +10,30 @@ import { isEmbeddedDatabaseUrl } from './embedded-postgres';
  * Cross-process cache invalidation over PostgreSQL LISTEN/NOTIFY. A change is announced inside the
  * transaction that makes it (`ChangeNotifications.announce`), so PostgreSQL delivers it at COMMIT
  * and never for a rollback; every process listens on one dedicated connection (`ChangeListener`,
- * shared by its caches) and drops its copies when the notification arrives. A payload is
+ * shared by its caches) and drops its copies when the notification arrives; the change's answer
+ * waits until every listening process has (ChangeListener). A payload is
  * `<kind>:<id>`: `key:<hash>`, `project:<id>`, `signing-secret:<project id>`,
  * `custom-domain:<hostname>`, `changelog-public:<project id>`,
  * `bell-person:<project id>:<user id>` and `bell-project:<project id>` (BELL_CHANGES).
  */
 export const CACHE_INVALIDATION_CHANNEL = 'launch_cache_invalidation';
 /**
- * How long a change's answer waits for this process's own listener to hear the change. PostgreSQL
- * signals every listener at COMMIT, but delivers to each a moment later: answering before then
- * lets a client's next request, sent to another process, meet that process's old copy.
+ * A listener's connection is named this once LISTEN is in place, so a process announcing a change
+ * finds every listener that must apply it in `pg_stat_activity`. Listeners of earlier releases
+ * (named `launch-change-listener`, without acknowledgements) are not waited for.
  */
-const HEARD_WITHIN_MS = 100;
-const FORGET_UNHEARD_MS = 10_000;
+export const LISTENER_APPLICATION_NAME = 'launch-change-listener/applies';
+/**
+ * How long a change's answer waits for every listening process to apply it. Reached only when a
+ * process is stalled (its event loop blocked, its host paused): a live one answers in about a
+ * millisecond. The change still reaches that process later; only "at once" is lost.
+ */
+const APPLIED_WITHIN_MS = 1_000;
 const LISTENING_WITHIN_MS = 1_000;
+/** Sync tokens whose place in the stream is remembered, so a late acknowledgement can be placed. */
+const REMEMBERED_SYNCS = 4_096;
+const SYNC = 'sync:';
+const APPLIED = 'applied:';
 
 /**
  * The kinds of the bell's cached state (notifications/bell/bell-state.cache.ts): one person's bell,
@@ -49,7 +60,30 @@ export interface ChangeListenerOptions {
   connectTimeoutMs?: number;
 }
 
-/** One dedicated connection that LISTENs, and reconnects with backoff when it drops. */
+/** A change's wait for the listening processes to apply it. */
+interface PendingSync {
+  /** Where the sync stands in this listener's stream, once heard. */
+  position?: number;
+  /** Backend pids of the listeners that have not applied it yet. */
+  waitingFor: Set<number>;
+  /** The announcing transaction's backend and its payloads: this process's caches heard them at commit. */
+  fromPid: number;
+  payloads: ReadonlySet<string>;
+  done(): void;
+}
+
+/**
+ * One dedicated connection that LISTENs, and reconnects with backoff when it drops.
+ *
+ * It also tells the announcing process when its change has been applied here. An announcing
+ * process ends its change's notifications with `sync:<token>` and reads which listeners exist
+ * (by LISTENER_APPLICATION_NAME). PostgreSQL delivers one channel's notifications to every
+ * listener in the same (commit) order, so a listener that has dispatched a sync has dispatched the
+ * change before it; it then sends `applied:<token>` for the last sync it dispatched, which stands
+ * for every sync before it as well (one acknowledgement per batch read from the socket, however
+ * many changes the batch held). The announcing process, hearing the same stream, places each
+ * acknowledged token against its own sync and stops waiting once every listener has passed it.
+ */
 export class ChangeListener {
   private readonly logger = new Logger(ChangeListener.name);
   private client: Client | null = null;
@@ -57,9 +91,17 @@ export class ChangeListener {
   private stopped = false;
   private listening = false;
   private delayMs: number;
-  /** Changes this process announced, by `<backend pid>:<payload>`, until the listener hears them. */
-  private readonly awaited = new Map<string, () => void>();
-  private readonly awaitedArrivals = new Map<string, Promise<void>>();
+  /** This listener's backend pid while listening: its own syncs need no acknowledgement. */
+  private ownPid = 0;
+  private readonly tokenPrefix = randomBytes(6).toString('base64url');
+  private tokenCount = 0;
+  /** The changes this process announced, by sync token, until every listener has applied them. */
+  private readonly pending = new Map<string, PendingSync>();
+  /** Place in this listener's stream of each sync heard lately. */
+  private readonly positions = new Map<string, number>();
+  private heardSyncs = 0;
+  /** The last sync of another process dispatched and not yet acknowledged. */
+  private unacknowledged: string | null = null;
 
   constructor(private readonly options: ChangeListenerOptions) {
     this.delayMs = options.retryDelayMs ?? 250;
@@ -82,32 +124,34 @@ export class ChangeListener {
     }
   }
 
+  /** A token for the sync that ends one announcement; unique across processes. */
+  nextSyncToken(): string {
+    this.tokenCount += 1;
+    return `${this.tokenPrefix}.${this.tokenCount}`;
+  }
+
   /**
-   * Resolves when this listener hears `payload` from the backend `pid`. Registered before the
-   * COMMIT that sends it, so it cannot be missed; forgotten after a while if it never comes (the
-   * transaction rolled back).
+   * Resolves once every listener in `listeners` (backend pids, read in the announcing
+   * transaction) has applied the sync `token`, or after APPLIED_WITHIN_MS, or when this listener
+   * loses its connection (it can no longer tell). Registered before the COMMIT that sends the sync.
+   * A rolled-back change never calls it.
    */
-  heard(pid: number, payload: string): Promise<void> {
-    const key = `${pid}:${payload}`;
-    // PostgreSQL sends a payload once per transaction however often it was announced in it:
-    // every wait for it shares the one arrival.
-    const pending = this.awaitedArrivals.get(key);
-    if (pending) return pending;
-    const arrival = new Promise<void>((resolve) => {
+  applied(token: string, listeners: readonly number[], fromPid: number, payloads: readonly string[]): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        const stalled = this.pending.get(token)?.waitingFor.size ?? 0;
+        if (stalled > 0)
+          this.logger.warn(`a change was not applied by ${stalled} listening process(es) within ${APPLIED_WITHIN_MS} ms; answering anyway`);
+        done();
+      }, APPLIED_WITHIN_MS);
+      timer.unref();
       const done = () => {
         clearTimeout(timer);
-        if (this.awaited.get(key) === done) {
-          this.awaited.delete(key);
-          this.awaitedArrivals.delete(key);
-        }
+        this.pending.delete(token);
         resolve();
       };
-      const timer = setTimeout(done, FORGET_UNHEARD_MS);
-      timer.unref();
-      this.awaited.set(key, done);
+      this.pending.set(token, { waitingFor: new Set(listeners), fromPid, payloads: new Set(payloads), done });
     });
-    this.awaitedArrivals.set(key, arrival);
-    return arrival;
   }
 
   async stop(): Promise<void> {
@@ -117,30 +161,30 @@ export class ChangeListener {
     const client = this.client;
     this.client = null;
     this.listening = false;
+    this.releaseWaits();
     if (client) await client.end().catch(() => undefined);
   }
 
   private async connect(): Promise<void> {
     const client = new Client({
       connectionString: this.options.databaseUrl,
-      application_name: 'launch-change-listener',
+      // Renamed once LISTEN is in place: before then it must not be waited for.
+      application_name: 'launch-change-listener-connecting',
       connectionTimeoutMillis: this.options.connectTimeoutMs ?? 3_000,
       keepAlive: true,
     });
     this.client = client;
     client.on('notification', (message) => {
-      if (message.channel !== CACHE_INVALIDATION_CHANNEL) return;
-      const own = this.awaited.get(`${message.processId}:${message.payload ?? ''}`);
-      // A change this process announced reaches its own caches after its commit (announce), once.
-      if (own) own();
-      else this.options.onChange(message.payload ?? '');
+      if (message.channel === CACHE_INVALIDATION_CHANNEL) this.received(message.payload ?? '', message.processId);
     });
     client.on('error', (error) => this.dropped(client, error));
     client.on('end', () => this.dropped(client, null));
     try {
       await client.connect();
       await client.query(`LISTEN ${CACHE_INVALIDATION_CHANNEL}`);
+      await client.query(`SET application_name TO '${LISTENER_APPLICATION_NAME}'`);
       if (this.client !== client) return;
+      this.ownPid = (client as Client & { processID: number }).processID;
       this.listening = true;
       this.delayMs = this.options.retryDelayMs ?? 250;
       // Changes made before LISTEN took effect were not delivered to us.
@@ -150,10 +194,69 @@ export class ChangeListener {
     }
   }
 
+  private received(payload: string, fromPid: number): void {
+    if (payload.startsWith(SYNC)) return this.heardSync(payload.slice(SYNC.length));
+    if (payload.startsWith(APPLIED)) return this.heardApplied(payload.slice(APPLIED.length), fromPid);
+    if (!this.isOwn(payload, fromPid)) this.options.onChange(payload);
+  }
+
+  /** A change this process announced reached its own caches after its commit (announce), once. */
+  private isOwn(payload: string, fromPid: number): boolean {
+    for (const wait of this.pending.values()) {
+      if (wait.position === undefined && wait.fromPid === fromPid && wait.payloads.has(payload)) return true;
+    }
+    return false;
+  }
+
+  private heardSync(token: string): void {
+    this.heardSyncs += 1;
+    this.positions.set(token, this.heardSyncs);
+    if (this.positions.size > REMEMBERED_SYNCS) this.positions.delete(this.positions.keys().next().value as string);
+    const own = this.pending.get(token);
+    if (own) {
+      own.position = this.heardSyncs;
+      this.passed(own, this.ownPid);
+      return;
+    }
+    // Every change before this sync has been dispatched: acknowledge once the socket's batch is read.
+    if (this.unacknowledged === null) setImmediate(() => this.acknowledge());
+    this.unacknowledged = token;
+  }
+
+  private heardApplied(token: string, fromPid: number): void {
+    const position = this.positions.get(token);
+    if (position === undefined) return;
+    for (const wait of this.pending.values()) {
+      if (wait.position !== undefined && position >= wait.position) this.passed(wait, fromPid);
+    }
+  }
+
+  private passed(wait: PendingSync, pid: number): void {
+    wait.waitingFor.delete(pid);
+    if (wait.waitingFor.size === 0) wait.done();
+  }
+
+  private acknowledge(): void {
+    const token = this.unacknowledged;
+    this.unacknowledged = null;
+    const client = this.client;
+    if (token === null || !client || !this.listening) return;
+    // A failure here is a lost connection, which `dropped` handles (the announcer stops waiting at its bound).
+    client.query('SELECT pg_notify($1, $2)', [CACHE_INVALIDATION_CHANNEL, `${APPLIED}${token}`]).catch(() => undefined);
+  }
+
+  /** This listener can no longer place acknowledgements: its announcements stop waiting. */
+  private releaseWaits(): void {
+    for (const wait of [...this.pending.values()]) wait.done();
+    this.positions.clear();
+    this.unacknowledged = null;
+  }
+
   private dropped(client: Client, error: Error | null): void {
     if (this.client !== client) return;
     this.client = null;
     this.listening = false;
+    this.releaseWaits();
     this.options.onGap();
     void client.end().catch(() => undefined);
     if (this.stopped) return;
@@ -198,11 +301,9 @@ export class ChangeNotifications implements OnModuleDestroy {
 
   /**
    * Announces, inside `em`'s transaction, that the `kind` row `id` changed. After the COMMIT the
-   * caller's answer waits (at most HEARD_WITHIN_MS) until this process's own listener hears the
-   * change. PostgreSQL tells every listener at the same moment, so by then the other processes
-   * have nearly always dropped their copies too; it narrows, and does not close, the window in
-   * which a client's next request to another process can still meet the old copy (a process that
-   * is slow to read its listener's socket).
+   * caller's answer waits until every listening process (this one included) has applied the
+   * change, so a client's next request meets no old copy on any process; at most APPLIED_WITHIN_MS
+   * when one is stalled.
    */
   async announce(em: EntityManager, kind: string, id: string): Promise<void> {
     await this.announceMany(em, kind, [id]);
@@ -215,18 +316,20 @@ export class ChangeNotifications implements OnModuleDestroy {
     const listener = this.listener;
     // Just started or reconnecting: a change announced before LISTEN is in place could not be waited for.
     if (listener && !listener.isListening) await listener.ready(LISTENING_WITHIN_MS);
-    const rows = (await em.query('SELECT pg_notify($1, payload), pg_backend_pid() AS pid FROM unnest($2::text[]) AS t(payload)', [
-      CACHE_INVALIDATION_CHANNEL,
-      payloads,
-    ])) as { pid: number }[];
-    // A transaction's notifications arrive in the order they were sent: the last one heard, all are.
-    const heard = listener?.isListening ? listener.heard(rows[0].pid, payloads[payloads.length - 1]) : null;
+    const token = listener?.isListening ? listener.nextSyncToken() : null;
+    if (token) payloads.push(`${SYNC}${token}`);
+    // The listeners are read in the announcing transaction: one that starts listening after it
+    // has no copy made before this change (its caches start empty at LISTEN).
+    const [row] = (await em.query(
+      `WITH sent AS (SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS t(payload))
+       SELECT (SELECT count(*) FROM sent) AS sent, pg_backend_pid() AS pid,
+              ARRAY(SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $3) AS listeners`,
+      [CACHE_INVALIDATION_CHANNEL, payloads, LISTENER_APPLICATION_NAME],
+    )) as { pid: number; listeners: number[] }[];
+    const applied = token && listener ? listener.applied(token, row.listeners, row.pid, payloads) : null;
     afterCommit(em, async () => {
       for (const id of ids) this.dispatch(kind, id);
-      if (!heard) return;
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([heard, new Promise((resolve) => (timer = setTimeout(resolve, HEARD_WITHIN_MS)))]);
-      clearTimeout(timer);
+      if (applied) await applied;
     });
   }
 
