@@ -34,7 +34,17 @@ const { sendTimings } = require('./send-timings');
 const { webhookTimings } = require('./webhook-timings');
 const { classifierTimings } = require('./classifier-timings');
 const { clusterTimings, printCluster, runAlone } = require('./cluster');
-const { BASELINES, PORTS, defaultEnv, fromNextAddress, selectedConfigs, startTargets, stopChild } = require('./targets');
+const {
+  ADDRESS_POOL,
+  BASELINES,
+  DEFAULT_TRUST_PROXY,
+  PORTS,
+  defaultEnv,
+  fromNextAddress,
+  selectedConfigs,
+  startTargets,
+  stopChild,
+} = require('./targets');
 const { percent, printSummary, summarize } = require('./report');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -43,6 +53,11 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 10);
+// What BENCH_JSON says of each configuration, beside its figures.
+const SETUPS = {
+  default: { workers: 'in the process', browserRateLimit: 'default', trustProxy: DEFAULT_TRUST_PROXY, clientAddresses: ADDRESS_POOL },
+  scaled: { workers: 'off (WORKERS=off)', browserRateLimit: 'lifted', trustProxy: 'unset', clientAddresses: 1 },
+};
 
 /** One autocannon run; the default target's requests each come from the next address of the pool. */
 function load(target, route, context, seconds = SECONDS) {
@@ -98,7 +113,9 @@ async function prepareRoute(route, envs, configs) {
 
 async function runRoute(route, envs, configs, children) {
   const targets = [...configs, ...BASELINES];
+  const prepareStarted = Date.now();
   const contextOf = await prepareRoute(route, envs, configs);
+  const prepareSeconds = Math.round((Date.now() - prepareStarted) / 1000);
   if (WARMUP_SECONDS > 0) {
     for (const target of targets) await load(target, route, { ...contextOf(target), target, round: -1 }, WARMUP_SECONDS);
   }
@@ -109,11 +126,11 @@ async function runRoute(route, envs, configs, children) {
       samples.push(await measure(target, children[target].pid, route, { ...contextOf(target), target, round }));
     }
   }
-  const summary = summarize(route, samples, targets, configs);
+  const summary = { ...summarize(route, samples, targets, configs), prepareSeconds };
   const said = configs.map(
     (config) => `${config} ${Math.round(summary.targets[config].rps)} req/s, ${percent(summary.ratios[config].vsBareNest)}`,
   );
-  process.stderr.write(`${route.name}: ${said.join('; ')} of bare nest\n`);
+  process.stderr.write(`${route.name} (data written in ${prepareSeconds} s): ${said.join('; ')} of bare nest\n`);
   return summary;
 }
 
@@ -123,6 +140,7 @@ function loadMinutes(routeCount, targetCount) {
 }
 
 async function main() {
+  const started = Date.now();
   const wanted = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(',') : null;
   // The cluster section starts processes of its own: alone, it needs none of the targets.
   if (wanted && wanted.length === 1 && wanted[0] === 'cluster') return runAlone();
@@ -187,8 +205,16 @@ async function main() {
       cluster = await clusterTimings(env);
       printCluster(cluster);
     }
+    process.stderr.write(`bench: ${Math.round((Date.now() - started) / 60_000)} min in all\n`);
     if (process.env.BENCH_JSON) {
-      const settings = { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, rounds: ROUNDS, configs };
+      const settings = {
+        seconds: SECONDS,
+        warmupSeconds: WARMUP_SECONDS,
+        connections: CONNECTIONS,
+        rounds: ROUNDS,
+        configs,
+        setups: SETUPS,
+      };
       writeFileSync(process.env.BENCH_JSON, JSON.stringify({ ...settings, summaries, sends, webhooks, classifier, cluster }, null, 2));
     }
   } finally {

@@ -172,20 +172,25 @@ function growth(samples, fromSeconds) {
   };
 }
 
+/** The row without the columns of figures this run did not take (heap after GC without BENCH_SOAK_GC=on). */
+const withoutNulls = (row) => Object.fromEntries(Object.entries(row).filter(([, value]) => value !== null));
+
 function printSoak(result) {
-  const rows = result.samples.map((sample) => ({
-    s: sample.seconds,
-    'rss MB': sample.rssMb,
-    'heap used MB': sample.heapUsedMb,
-    'external MB': sample.externalMb,
-    'heap after GC MB': sample.heapAfterGcMb ?? 'n/a',
-    'req/s': sample.rps,
-    '304s': sample.notModified,
-    errors: sample.errors,
-    'p99 ms': sample.p99,
-    'cpu %': sample.cpuPercent,
-    'X-RateLimit-Limit': sample.browserLimits.join(' '),
-  }));
+  const rows = result.samples.map((sample) =>
+    withoutNulls({
+      s: sample.seconds,
+      'rss MB': sample.rssMb,
+      'heap used MB': sample.heapUsedMb,
+      'external MB': sample.externalMb,
+      'heap after GC MB': sample.heapAfterGcMb,
+      'req/s': sample.rps,
+      '304s': sample.notModified,
+      errors: sample.errors,
+      'p99 ms': sample.p99 ?? 'n/a',
+      'cpu %': sample.cpuPercent,
+      'X-RateLimit-Limit': sample.browserLimits.join(' '),
+    }),
+  );
   console.log(`\n${markdownTable(rows)}\n`);
   const { growth: grown, trickle } = result;
   const pct = (value) => (value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`);
@@ -193,14 +198,14 @@ function printSoak(result) {
     const verdict = grown.rss <= GROWTH_TARGET ? 'within' : 'OVER';
     console.log(
       markdownTable([
-        {
+        withoutNulls({
           'from (s)': grown.fromSeconds.join(', '),
           'to (s)': grown.toSeconds.join(', '),
           'rss growth': `${pct(grown.rss)} (${verdict} the ${pct(GROWTH_TARGET)} target)`,
           'heap used growth': pct(grown.heapUsed),
           'external growth': pct(grown.external),
-          'heap after GC growth': pct(grown.heapAfterGc),
-        },
+          'heap after GC growth': grown.heapAfterGc === null ? null : pct(grown.heapAfterGc),
+        }),
       ]),
     );
   } else {
