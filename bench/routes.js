@@ -334,4 +334,4 @@ const ROUTES = [
   widgetRoute('GET /v1/changelog/widget/unseen', '/v1/changelog/widget/unseen'),
 ];
 
-module.exports = { ROUTES };
+module.exports = { ROUTES, BELL_USERS };

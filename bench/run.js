@@ -1,89 +1,92 @@
 /**
- * `npm run bench`: the service against two baselines doing the same work on the same database
- * (see baseline-work.js): a bare NestJS route and a raw node:http + pg server. For every route the
- * three targets run in interleaved rounds (the order rotates each round); each target's median over
- * the rounds is reported, and each ratio is the median of the per-round ratios (pairedRatios).
- * Also reported: server CPU time per request, read from /proc, which stays meaningful on a machine
- * that is busy with something else.
+ * `npm run bench`: the service in two configurations against two baselines doing the same work on
+ * the same data (see baseline-work.js): a bare NestJS route and a raw node:http + pg server. The
+ * configurations (bench/targets.js) are `default`, the service as `npm start` runs it (workers in
+ * the process, browser limits at their defaults, every browser its own address behind TRUST_PROXY),
+ * and `scaled`, the API process of a scaled-out deployment (WORKERS=off, limits lifted, one address).
+ * For every route the targets run in interleaved rounds (the order rotates each round); each
+ * target's median over the rounds is reported, and each ratio is the median of the per-round ratios
+ * (report.js). Also reported: server CPU time per request, read from /proc, which stays meaningful
+ * on a machine that is busy with something else.
  *
  * Every target first serves the route unmeasured for BENCH_WARMUP_SECONDS, so that the rounds
  * compare code the JIT has optimised, not how fast each target warms up.
  *
  * Environment: BENCH_SECONDS (6), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (50), BENCH_ROUNDS
- * (5), BENCH_ROUTES (all, or a comma list of route names), DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres: a
- * database of its own is created and dropped there), REDIS_URL (redis://127.0.0.1:6379),
- * BENCH_JSON (a path: write the results there too), BENCH_CPU_PROFILE (a folder: the service's CPU profile).
+ * (5), BENCH_ROUTES (all, or a comma list of route names), BENCH_CONFIGS (default,scaled),
+ * BENCH_POOL_SIZE (10: the baselines' pool; the service's is DATABASE_POOL_SIZE, default 10),
+ * DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres: databases of their own are created and
+ * dropped there), REDIS_URL (redis://127.0.0.1:6379), BENCH_JSON (a path: write the results there
+ * too), BENCH_CPU_PROFILE (a folder: the targets' CPU profiles).
  * After the routes it times single sends at scale (bench/send-timings.js); with BENCH_ROUTES, only
  * when the list names `send timings`. Before anything else it times feedback classification
  * in-process (bench/classifier-timings.js); `BENCH_ROUTES=classifier` runs that step alone, without
  * starting any server. Last, the cluster numbers with one and two API processes and workers
- * (bench/cluster.js); `BENCH_ROUTES=cluster` runs that section alone, without the three targets.
+ * (bench/cluster.js); `BENCH_ROUTES=cluster` runs that section alone, without the targets.
+ * `npm run bench:soak` is another script: bench/soak.js.
  */
 const autocannon = require('autocannon');
-const { fork, spawn } = require('node:child_process');
 const { writeFileSync } = require('node:fs');
-const { join } = require('node:path');
 const { randomBytes } = require('node:crypto');
-const { NODE_FLAGS, admin, cpuSeconds, createProject, databaseUrl, dropKeys, waitForHealth } = require('./support');
+const { admin, cpuSeconds, createProject, databaseUrl, dropKeys } = require('./support');
 const { ROUTES } = require('./routes');
 const { sendTimings } = require('./send-timings');
 const { webhookTimings } = require('./webhook-timings');
 const { classifierTimings } = require('./classifier-timings');
 const { clusterTimings, printCluster, runAlone } = require('./cluster');
+const {
+  ADDRESS_POOL,
+  BASELINES,
+  DEFAULT_TRUST_PROXY,
+  PORTS,
+  defaultEnv,
+  fromNextAddress,
+  selectedConfigs,
+  startTargets,
+  stopChild,
+} = require('./targets');
+const { percent, printSummary, summarize } = require('./report');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const POOL_SIZE = 10;
-const PORTS = { service: 3977, 'bare nest': 3978, 'raw node': 3979 };
-const TARGETS = Object.keys(PORTS);
+const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 10);
+// What BENCH_JSON says of each configuration, beside its figures.
+const SETUPS = {
+  default: { workers: 'in the process', browserRateLimit: 'default', trustProxy: DEFAULT_TRUST_PROXY, clientAddresses: ADDRESS_POOL },
+  scaled: { workers: 'off (WORKERS=off)', browserRateLimit: 'lifted', trustProxy: 'unset', clientAddresses: 1 },
+};
 
-/** BENCH_CPU_PROFILE=<dir>: each target writes a V8 CPU profile to <dir>/<target> when it stops (open it in Chrome DevTools). */
-function profileFlags(target) {
-  const dir = process.env.BENCH_CPU_PROFILE;
-  return dir ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, target.replace(' ', '-'))}`] : [];
-}
-
-function startTargets(env) {
-  const dist = join(__dirname, '..', 'dist');
-  const quiet = { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] };
-  return {
-    service: spawn(process.execPath, [...NODE_FLAGS, ...profileFlags('service'), join(dist, 'main.js')], {
-      env: { ...env, PORT: String(PORTS.service), WORKERS: 'off' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    }),
-    'bare nest': fork(join(__dirname, 'baseline-nest.js'), {
-      env: { ...env, PORT: String(PORTS['bare nest']) },
-      execArgv: [...NODE_FLAGS, ...profileFlags('bare nest')],
-      ...quiet,
-    }),
-    'raw node': fork(join(__dirname, 'baseline-node.js'), {
-      env: { ...env, PORT: String(PORTS['raw node']) },
-      execArgv: [...NODE_FLAGS, ...profileFlags('raw node')],
-      ...quiet,
-    }),
-  };
-}
-
-function load(port, route, context, seconds = SECONDS) {
+/** One autocannon run; the default target's requests each come from the next address of the pool. */
+function load(target, route, context, seconds = SECONDS) {
+  const setupRequest =
+    target === 'default' ? (request) => fromNextAddress(route.request(request, context)) : (request) => route.request(request, context);
   return new Promise((resolve, reject) => {
-    const requests = [{ method: route.method, path: route.path, setupRequest: (request) => route.request(request, context) }];
-    autocannon({ url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, duration: seconds, requests }, (error, result) =>
+    const requests = [{ method: route.method, path: route.path, setupRequest }];
+    autocannon({ url: `http://127.0.0.1:${PORTS[target]}`, connections: CONNECTIONS, duration: seconds, requests }, (error, result) =>
       error ? reject(error) : resolve(result),
     );
   });
 }
 
-async function measure(target, pid, port, route, context) {
+/** The answers other than the route's expected one (any 2xx when it expects 200), by status. */
+function unexpectedStatuses(result, expected) {
+  const counts = {};
+  for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) {
+    const fine = expected === 200 ? status.startsWith('2') : Number(status) === expected;
+    if (!fine && stats.count > 0) counts[status] = stats.count;
+  }
+  return counts;
+}
+
+async function measure(target, pid, route, context) {
   const cpuBefore = cpuSeconds(pid);
-  const result = await load(port, route, context);
+  const result = await load(target, route, context);
   const cpu = cpuSeconds(pid) - cpuBefore;
   const requests = result.requests.total;
-  // A route that expects another answer than 2xx (a 304) counts every other answer as a failure.
-  const expected = route.expectedStatus ?? 200;
-  const unexpected = expected === 200 ? result.non2xx : requests - (result.statusCodeStats?.[expected]?.count ?? 0);
+  const unexpected = unexpectedStatuses(result, route.expectedStatus ?? 200);
   return {
     target,
     round: context.round,
@@ -91,83 +94,53 @@ async function measure(target, pid, port, route, context) {
     p50: result.latency.p50,
     p99: result.latency.p99,
     cpuMicrosPerRequest: requests ? (cpu * 1e6) / requests : null,
-    failures: result.errors + result.timeouts + unexpected,
+    failures: result.errors + result.timeouts + Object.values(unexpected).reduce((sum, count) => sum + count, 0),
+    unexpectedStatuses: unexpected,
   };
 }
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
- * Per round, the service against the baselines measured in that same round (seconds apart): on a
- * shared machine whose speed drifts over minutes, ratios of the same round cancel most of the drift
- * that a ratio of separate medians keeps. The median of those per-round ratios is reported, with
- * their lowest and highest.
+ * The route's data, written once per database: the scaled target's (which the baselines share) and,
+ * when measured, the default target's. Each target gets the context of its own database.
  */
-function pairedRatios(samples, value, baseline) {
-  const ratios = [];
-  for (const ours of samples.filter((sample) => sample.target === 'service')) {
-    const theirs = samples.find((sample) => sample.target === baseline && sample.round === ours.round);
-    if (theirs && value(theirs) > 0) ratios.push(value(ours) / value(theirs));
-  }
-  return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
+async function prepareRoute(route, envs, configs) {
+  const prepareOn = (config) =>
+    route.prepare({ env: envs[config], createProject: (name) => createProject(envs[config], name), port: PORTS[config] });
+  const scaled = await prepareOn('scaled');
+  const own = configs.includes('default') ? await prepareOn('default') : null;
+  return (target) => (target === 'default' ? own : scaled);
 }
 
-function summarize(route, samples) {
-  const rows = {};
-  for (const target of TARGETS) {
-    const mine = samples.filter((sample) => sample.target === target);
-    rows[target] = {
-      rps: median(mine.map((sample) => sample.rps)),
-      p50: median(mine.map((sample) => sample.p50)),
-      p99: median(mine.map((sample) => sample.p99)),
-      cpu: median(mine.map((sample) => sample.cpuMicrosPerRequest ?? 0)),
-      failures: mine.reduce((sum, sample) => sum + sample.failures, 0),
-    };
+async function runRoute(route, envs, configs, children) {
+  const targets = [...configs, ...BASELINES];
+  const prepareStarted = Date.now();
+  const contextOf = await prepareRoute(route, envs, configs);
+  const prepareSeconds = Math.round((Date.now() - prepareStarted) / 1000);
+  if (WARMUP_SECONDS > 0) {
+    for (const target of targets) await load(target, route, { ...contextOf(target), target, round: -1 }, WARMUP_SECONDS);
   }
-  const rps = (sample) => sample.rps;
-  return {
-    route: route.name,
-    ...rows,
-    vsBareNest: pairedRatios(samples, rps, 'bare nest'),
-    vsRawNode: pairedRatios(samples, rps, 'raw node'),
-    p99VsBareNest: pairedRatios(samples, (sample) => sample.p99, 'bare nest'),
-    cpuVsBareNest: pairedRatios(samples, (sample) => sample.cpuMicrosPerRequest ?? 0, 'bare nest'),
-    samples,
-  };
-}
-
-const percent = (ratio) => `${(ratio.median * 100).toFixed(0)}% (${(ratio.min * 100).toFixed(0)}-${(ratio.max * 100).toFixed(0)})`;
-const times = (ratio) => `${ratio.median.toFixed(2)}× (${ratio.min.toFixed(2)}-${ratio.max.toFixed(2)})`;
-
-function printSummary(summaries) {
-  const table = [];
-  for (const summary of summaries) {
-    for (const target of TARGETS) {
-      const row = summary[target];
-      table.push({
-        route: summary.route,
-        target,
-        'req/s': Math.round(row.rps),
-        'p50 ms': row.p50,
-        'p99 ms': row.p99,
-        'cpu µs/req': Math.round(row.cpu),
-        failures: row.failures,
-      });
+  const samples = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const order = targets.map((_, index) => targets[(index + round) % targets.length]);
+    for (const target of order) {
+      samples.push(await measure(target, children[target].pid, route, { ...contextOf(target), target, round }));
     }
   }
-  console.table(table);
-  console.table(
-    summaries.map((summary) => ({
-      route: summary.route,
-      'ours / bare nest': percent(summary.vsBareNest),
-      'ours / raw node': percent(summary.vsRawNode),
-      'p99 ours / bare nest': times(summary.p99VsBareNest),
-      'cpu ours / bare nest': times(summary.cpuVsBareNest),
-    })),
+  const summary = { ...summarize(route, samples, targets, configs), prepareSeconds };
+  const said = configs.map(
+    (config) => `${config} ${Math.round(summary.targets[config].rps)} req/s, ${percent(summary.ratios[config].vsBareNest)}`,
   );
+  process.stderr.write(`${route.name} (data written in ${prepareSeconds} s): ${said.join('; ')} of bare nest\n`);
+  return summary;
+}
+
+/** The load alone, for the start-up line: the seeding, sends, webhooks and cluster sections come on top. */
+function loadMinutes(routeCount, targetCount) {
+  return (routeCount * targetCount * (WARMUP_SECONDS + ROUNDS * SECONDS)) / 60;
 }
 
 async function main() {
+  const started = Date.now();
   const wanted = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(',') : null;
   // The cluster section starts processes of its own: alone, it needs none of the targets.
   if (wanted && wanted.length === 1 && wanted[0] === 'cluster') return runAlone();
@@ -181,83 +154,74 @@ async function main() {
       return;
     }
   }
-  const database = `launch_bench_${process.pid}`;
-  await admin(`CREATE DATABASE ${database}`);
+  const configs = selectedConfigs();
+  const databases = { scaled: `launch_bench_${process.pid}`, default: `launch_bench_${process.pid}_default` };
   const env = {
     ...process.env,
-    DATABASE_URL: databaseUrl(database),
+    DATABASE_URL: databaseUrl(databases.scaled),
     REDIS_URL,
     QUEUE_PREFIX: `bench${process.pid}`,
     BENCH_POOL_SIZE: String(POOL_SIZE),
-    // Every browser call of a run comes from one address: the per-IP limit is lifted, not removed.
+    // The scaled target and the baselines take every call from one address: the per-IP limit is lifted, not removed.
     BROWSER_RATE_LIMIT: '100000000',
     // One address for every target, so the public changelog's links, bodies and ETags agree.
     PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? 'http://localhost',
     // One key for every target, so the baselines can open the signing secret the service sealed.
     ENCRYPTION_KEY: process.env.ENCRYPTION_KEY ?? randomBytes(32).toString('base64'),
   };
-  const targets = startTargets(env);
-  const stopTargets = async () => {
-    for (const child of Object.values(targets)) if (child.exitCode === null) child.kill('SIGTERM');
-    await Promise.all(
-      Object.values(targets).map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : null)),
-    );
-  };
+  const envs = { scaled: env, default: defaultEnv(env, databaseUrl(databases.default), `bench${process.pid}d`) };
+  for (const database of Object.values(databases)) await admin(`CREATE DATABASE ${database}`);
+  let children = {};
+  const stopTargets = () => Promise.all(Object.values(children).map(stopChild));
   try {
-    // The service migrates the database at start; the baselines only need it to exist.
-    await waitForHealth(PORTS.service, targets.service);
-    await Promise.all(['bare nest', 'raw node'].map((target) => waitForHealth(PORTS[target], targets[target])));
+    children = await startTargets(envs);
     const routeNames = wanted ?? ROUTES.map((route) => route.name);
+    const routes = ROUTES.filter((candidate) => routeNames.includes(candidate.name));
+    const targets = [...configs, ...BASELINES];
+    process.stderr.write(
+      `${routes.length} routes × ${targets.length} targets (${targets.join(', ')}): about ${Math.round(loadMinutes(routes.length, targets.length))} min of load\n`,
+    );
     const summaries = [];
-    for (const route of ROUTES.filter((candidate) => routeNames.includes(candidate.name))) {
-      const context = await route.prepare({ env, createProject: (name) => createProject(env, name), port: PORTS.service });
-      if (WARMUP_SECONDS > 0) {
-        for (const target of TARGETS) await load(PORTS[target], route, { ...context, target, round: -1 }, WARMUP_SECONDS);
-      }
-      const samples = [];
-      for (let round = 0; round < ROUNDS; round += 1) {
-        const order = TARGETS.map((_, index) => TARGETS[(index + round) % TARGETS.length]);
-        for (const target of order) {
-          samples.push(await measure(target, targets[target].pid, PORTS[target], route, { ...context, target, round }));
-        }
-      }
-      const summary = summarize(route, samples);
-      summaries.push(summary);
-      process.stderr.write(`${route.name}: ours ${Math.round(summary.service.rps)} req/s, ${percent(summary.vsBareNest)} of bare nest\n`);
-    }
-    if (summaries.length > 0) printSummary(summaries);
+    for (const route of routes) summaries.push(await runRoute(route, envs, configs, children));
+    if (summaries.length > 0) printSummary(summaries, targets, configs);
+    // The default target has done its part: the sections below measure the scaled one.
+    await stopChild(children.default);
     // Send latency at scale, unless a route list was asked for without it.
     let sends = null;
-    if (!process.env.BENCH_ROUTES || wanted.includes('send timings')) {
-      sends = await sendTimings({ port: PORTS.service, env, createProject: (name) => createProject(env, name) });
+    if (!wanted || wanted.includes('send timings')) {
+      sends = await sendTimings({ port: PORTS.scaled, env, createProject: (name) => createProject(env, name) });
       console.table(sends.map((row) => ({ ...row, median_ms: Math.round(row.median_ms) })));
     }
     // Webhook deliveries: one worker to a loopback receiver, and API call to receiver 2xx.
     let webhooks = null;
-    if (!process.env.BENCH_ROUTES || wanted.includes('webhooks')) {
-      webhooks = await webhookTimings({ port: PORTS.service, env, createProject: (name) => createProject(env, name) });
+    if (!wanted || wanted.includes('webhooks')) {
+      webhooks = await webhookTimings({ port: PORTS.scaled, env, createProject: (name) => createProject(env, name) });
       console.table(webhooks);
     }
     // One and two API processes and workers of their own (bench/cluster.js), once the targets are stopped.
     let cluster = null;
-    if (!process.env.BENCH_ROUTES || wanted.includes('cluster')) {
+    if (!wanted || wanted.includes('cluster')) {
       await stopTargets();
       cluster = await clusterTimings(env);
       printCluster(cluster);
     }
-    if (process.env.BENCH_JSON)
-      writeFileSync(
-        process.env.BENCH_JSON,
-        JSON.stringify(
-          { seconds: SECONDS, connections: CONNECTIONS, rounds: ROUNDS, summaries, sends, webhooks, classifier, cluster },
-          null,
-          2,
-        ),
-      );
+    process.stderr.write(`bench: ${Math.round((Date.now() - started) / 60_000)} min in all\n`);
+    if (process.env.BENCH_JSON) {
+      const settings = {
+        seconds: SECONDS,
+        warmupSeconds: WARMUP_SECONDS,
+        connections: CONNECTIONS,
+        rounds: ROUNDS,
+        configs,
+        setups: SETUPS,
+      };
+      writeFileSync(process.env.BENCH_JSON, JSON.stringify({ ...settings, summaries, sends, webhooks, classifier, cluster }, null, 2));
+    }
   } finally {
     await stopTargets();
-    await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    for (const database of Object.values(databases)) await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await dropKeys(env);
+    await dropKeys(envs.default);
   }
 }
 

@@ -1,0 +1,118 @@
+/**
+ * What `npm run bench` makes of the rounds: each target's medians, the per-round ratios of each
+ * service configuration to the baselines, and the markdown tables printed from them.
+ */
+const { LABELS } = require('./targets');
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * Per round, one service configuration against a baseline measured in that same round (seconds
+ * apart): on a shared machine whose speed drifts over minutes, ratios of the same round cancel most
+ * of the drift that a ratio of separate medians keeps. The median of those per-round ratios is
+ * reported, with their lowest and highest; null when no round had both.
+ */
+function pairedRatios(samples, value, ours, baseline) {
+  const ratios = [];
+  for (const mine of samples.filter((sample) => sample.target === ours)) {
+    const theirs = samples.find((sample) => sample.target === baseline && sample.round === mine.round);
+    if (theirs && value(theirs) > 0) ratios.push(value(mine) / value(theirs));
+  }
+  if (ratios.length === 0) return null;
+  return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
+}
+
+/** A route's figures: per target its medians over the rounds, per configuration its ratios. */
+function summarize(route, samples, targets, configs) {
+  const summary = { route: route.name, targets: {}, ratios: {}, samples };
+  for (const target of targets) {
+    const mine = samples.filter((sample) => sample.target === target);
+    summary.targets[target] = {
+      rps: median(mine.map((sample) => sample.rps)),
+      p50: median(mine.map((sample) => sample.p50)),
+      p99: median(mine.map((sample) => sample.p99)),
+      cpu: median(mine.map((sample) => sample.cpuMicrosPerRequest ?? 0)),
+      failures: mine.reduce((sum, sample) => sum + sample.failures, 0),
+      // The answers that were not the expected one, by status (429s would show the limits tripping).
+      statuses: mine.reduce((all, sample) => {
+        for (const [status, count] of Object.entries(sample.unexpectedStatuses)) all[status] = (all[status] ?? 0) + count;
+        return all;
+      }, {}),
+    };
+  }
+  const rps = (sample) => sample.rps;
+  for (const config of configs) {
+    summary.ratios[config] = {
+      vsBareNest: pairedRatios(samples, rps, config, 'bare nest'),
+      vsRawNode: pairedRatios(samples, rps, config, 'raw node'),
+      p99VsBareNest: pairedRatios(samples, (sample) => sample.p99, config, 'bare nest'),
+      cpuVsBareNest: pairedRatios(samples, (sample) => sample.cpuMicrosPerRequest ?? 0, config, 'bare nest'),
+    };
+  }
+  return summary;
+}
+
+const percent = (ratio) =>
+  ratio ? `${(ratio.median * 100).toFixed(0)}% (${(ratio.min * 100).toFixed(0)}-${(ratio.max * 100).toFixed(0)})` : 'n/a';
+const times = (ratio) => (ratio ? `${ratio.median.toFixed(2)}× (${ratio.min.toFixed(2)}-${ratio.max.toFixed(2)})` : 'n/a');
+
+/** Rows of objects as a markdown table, columns in the first row's key order. */
+function markdownTable(rows) {
+  if (rows.length === 0) return '';
+  const columns = Object.keys(rows[0]);
+  const cell = (value) => String(value ?? '').replace(/\|/g, '\\|');
+  return [
+    `| ${columns.join(' | ')} |`,
+    `|${columns.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${columns.map((column) => cell(row[column])).join(' | ')} |`),
+  ].join('\n');
+}
+
+/** Per route, each target's own figures: one row a target. */
+function targetRows(summaries, targets) {
+  const rows = [];
+  for (const summary of summaries) {
+    for (const target of targets) {
+      const row = summary.targets[target];
+      const statuses = Object.entries(row.statuses)
+        .map(([status, count]) => `${count}×${status}`)
+        .join(' ');
+      rows.push({
+        route: `\`${summary.route}\``,
+        target: LABELS[target],
+        'req/s': Math.round(row.rps),
+        'p50 ms': row.p50,
+        'p99 ms': row.p99,
+        'cpu µs/req': Math.round(row.cpu),
+        failures: statuses ? `${row.failures} (${statuses})` : row.failures,
+      });
+    }
+  }
+  return rows;
+}
+
+/** Per route, each service configuration against the baselines: one row a configuration. */
+function ratioRows(summaries, configs) {
+  const rows = [];
+  for (const summary of summaries) {
+    for (const config of configs) {
+      const ratios = summary.ratios[config];
+      rows.push({
+        route: `\`${summary.route}\``,
+        configuration: LABELS[config],
+        'req/s / bare nest': percent(ratios.vsBareNest),
+        'req/s / raw node': percent(ratios.vsRawNode),
+        'p99 / bare nest': times(ratios.p99VsBareNest),
+        'cpu / bare nest': times(ratios.cpuVsBareNest),
+      });
+    }
+  }
+  return rows;
+}
+
+function printSummary(summaries, targets, configs) {
+  console.log(`\n${markdownTable(targetRows(summaries, targets))}\n`);
+  console.log(`${markdownTable(ratioRows(summaries, configs))}\n`);
+}
+
+module.exports = { median, summarize, printSummary, markdownTable, percent };
