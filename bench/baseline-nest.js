@@ -88,6 +88,14 @@ class PublicChangelogBenchController {
     return this.answer(ip, slug, 'rss', res);
   }
 
+  async atomFeed(ip, slug, res) {
+    return this.answer(ip, slug, 'atom', res);
+  }
+
+  async jsonFeed(ip, slug, res) {
+    return this.answer(ip, slug, 'json-feed', res);
+  }
+
   async page(ip, slug, res) {
     return this.answer(ip, slug, 'page', res);
   }
@@ -126,6 +134,8 @@ function publicRoute(decorator, method) {
 }
 publicRoute(Get('public/changelog/:slug'), 'publicEntries');
 publicRoute(Get('public/changelog/:slug/rss.xml'), 'rssFeed');
+publicRoute(Get('public/changelog/:slug/atom.xml'), 'atomFeed');
+publicRoute(Get('public/changelog/:slug/feed.json'), 'jsonFeed');
 publicRoute(Get('changelog/:slug'), 'page');
 Controller()(PublicChangelogBenchController);
 

@@ -81,12 +81,13 @@ const ROUTES = {
   },
 };
 
-/** GET /public/changelog/{slug}, its rss.xml, and the page /changelog/{slug}: the body, its headers, or 304. */
-const PUBLIC_CHANGELOG = /^\/(public\/)?changelog\/([^/?]+)(\/rss\.xml)?$/;
+/** GET /public/changelog/{slug}, its feeds, and the page /changelog/{slug}: the body, its headers, or 304. */
+const PUBLIC_CHANGELOG = /^\/(public\/)?changelog\/([^/?]+)(\/rss\.xml|\/atom\.xml|\/feed\.json)?$/;
+const FEEDS = { '/rss.xml': 'rss', '/atom.xml': 'atom', '/feed.json': 'json-feed' };
 
 async function publicChangelog(req, res, match) {
   if (!(await work.limitBrowser(req.socket.remoteAddress))) throw new Refusal(429, 'RATE_LIMITED');
-  const kind = match[1] ? (match[3] ? 'rss' : 'json') : 'page';
+  const kind = match[1] ? (match[3] ? FEEDS[match[3]] : 'json') : 'page';
   const reply = await work.publicChangelog(match[2], kind, baseUrl);
   if (!reply) throw new Refusal(404, 'NOT_FOUND');
   if (req.headers['if-none-match'] === reply.headers.ETag) {

@@ -46,6 +46,8 @@ const { readPublicChangelog } = dist('changelog/public/public-changelog.queries'
 const { toPublicChangelogEntryDto } = dist('changelog/public/dto/public-changelog-entry.dto');
 const { publicLinks } = dist('changelog/public/public-links');
 const { renderFeed, FEED_FORMATS } = dist('changelog/public/changelog-feeds');
+/** The baselines' names of the feeds, by the service's format names. */
+const FEED_KINDS = { rss: 'rss', atom: 'atom', 'json-feed': 'json' };
 const { changelogListPage } = dist('changelog/public/changelog-pages');
 const { cacheableReply } = dist('changelog/public/cacheable-reply');
 const { isValidSlug } = dist('projects/slugs');
@@ -273,7 +275,7 @@ class BaselineWork {
 
   /**
    * The public changelog routes: the service's one statement, the same body builders and the same
-   * ETag; `kind` is `json`, `rss` or `page`. Null for an unknown slug. The caller answers 304 when
+   * ETag; `kind` is `json`, `page` or a feed format (`rss`, `atom`, `json-feed`). Null for an unknown slug. The caller answers 304 when
    * `If-None-Match` carries the tag.
    */
   async publicChangelog(slug, kind, publicBaseUrl) {
@@ -281,7 +283,8 @@ class BaselineWork {
     const changelog = await readPublicChangelog(queryShim(this.pool), slug, { now: clock.now(), limit: 50, withLabels: kind === 'page' });
     if (!changelog) return null;
     const links = publicLinks({ publicBaseUrl }, changelog.project.slug);
-    if (kind === 'rss') return cacheableReply(renderFeed(changelog, links, 'rss'), FEED_FORMATS.rss.contentType, { cors: true });
+    const feed = FEED_KINDS[kind];
+    if (feed) return cacheableReply(renderFeed(changelog, links, feed), FEED_FORMATS[feed].contentType, { cors: true });
     if (kind === 'page') {
       const { project, entries, labels } = changelog;
       return changelogListPage({ projectName: project.name, slug: project.slug, entries, labels, q: null, label: null, links });

@@ -110,9 +110,49 @@ function ratioRows(summaries, configs) {
   return rows;
 }
 
+/** Routes answered from the process's copy when nothing changed: held to the cost of a request that touches no database. */
+const CACHED = (name) => /^GET \/(public\/)?changelog\//.test(name) || name === 'GET /v1/notifications/unread/count';
+const AFTER_A_CHANGE = / after a change$/;
+const SETUP_CHECK = 'GET /v1/setup-check';
+
+/**
+ * The issue's targets, per configuration: cached routes at ≥ 80% of the service's own setup-check
+ * req/s and ≥ 3× the bare route that runs the uncached work; the poll after a change, its CPU
+ * against the bare route's (the cost of the same SQL without a cache); every other route CPU
+ * ≤ 1.15× and p99 ≤ 1.25× the bare route's.
+ */
+function targetCheckRows(summaries, configs) {
+  const rows = [];
+  const setupCheck = summaries.find((summary) => summary.route === SETUP_CHECK);
+  for (const summary of summaries) {
+    for (const config of configs) {
+      const ratios = summary.ratios[config];
+      const rps = summary.targets[config].rps;
+      const row = { route: `\`${summary.route}\``, configuration: LABELS[config], target: '', measured: '', met: '' };
+      if (CACHED(summary.route)) {
+        const ofSetupCheck = setupCheck ? rps / setupCheck.targets[config].rps : null;
+        row.target = '≥ 80% of setup-check req/s, ≥ 3× bare';
+        row.measured = `${ofSetupCheck === null ? 'n/a' : `${Math.round(ofSetupCheck * 100)}%`}, ${times(ratios.vsBareNest)}`;
+        row.met = ofSetupCheck !== null && ofSetupCheck >= 0.8 && ratios.vsBareNest?.median >= 3 ? 'yes' : 'no';
+      } else if (AFTER_A_CHANGE.test(summary.route)) {
+        row.target = 'CPU as the uncached poll (bare × kernel)';
+        row.measured = `CPU ${times(ratios.cpuVsBareNest)}`;
+        row.met = ratios.cpuVsBareNest?.median <= 1.15 * 1.1 ? 'yes' : 'no';
+      } else {
+        row.target = 'CPU ≤ 1.15×, p99 ≤ 1.25× bare';
+        row.measured = `CPU ${times(ratios.cpuVsBareNest)}, p99 ${times(ratios.p99VsBareNest)}`;
+        row.met = ratios.cpuVsBareNest?.median <= 1.15 && ratios.p99VsBareNest?.median <= 1.25 ? 'yes' : 'no';
+      }
+      rows.push(row);
+    }
+  }
+  return rows;
+}
+
 function printSummary(summaries, targets, configs) {
   console.log(`\n${markdownTable(targetRows(summaries, targets))}\n`);
   console.log(`${markdownTable(ratioRows(summaries, configs))}\n`);
+  console.log(`${markdownTable(targetCheckRows(summaries, configs))}\n`);
 }
 
 module.exports = { median, summarize, printSummary, markdownTable, percent };

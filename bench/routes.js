@@ -259,6 +259,43 @@ function verifiedUserRoute(name, path, users, seed) {
 /** A bell poll, also under the user's hourly read limit. */
 const bellRoute = (name, path) => verifiedUserRoute(name, path, BELL_USERS, (env, port, project) => seedBell(env, port, project, path));
 
+/**
+ * The bell poll right after a change (the cache must not slow the miss): while the route runs, a
+ * write's notification (`bell-person:<project>:<user>`) drops every user's copy every
+ * DROP_EVERY_MS, and a user's turn comes back only every few seconds, so each poll finds no copy
+ * and reads the count, as the first poll after a send does. The service's listener also reads those
+ * 10,000 notifications per DROP_EVERY_MS (a few µs each, a few percent of a poll); the baselines
+ * hold no copy and read none.
+ */
+const DROP_EVERY_MS = 2_000;
+function bellAfterChangeRoute(name, path) {
+  return {
+    ...bellRoute(name, path),
+    alongside: async ({ env, project }) => {
+      const { Client } = require('pg');
+      const { CACHE_INVALIDATION_CHANNEL, BELL_CHANGES, bellPersonId } = require('../dist/infra/database/change-notifications');
+      const client = new Client({ connectionString: env.DATABASE_URL });
+      await client.connect();
+      let running = true;
+      const dropping = (async () => {
+        while (running) {
+          await client.query('SELECT count(pg_notify($1, $2 || g)) FROM generate_series(0, $3 - 1) g', [
+            CACHE_INVALIDATION_CHANNEL,
+            `${BELL_CHANGES.person}:${bellPersonId(project.id, 'user_')}`,
+            BELL_USERS,
+          ]);
+          await new Promise((resolve) => setTimeout(resolve, DROP_EVERY_MS));
+        }
+      })();
+      return async () => {
+        running = false;
+        await dropping;
+        await client.end();
+      };
+    },
+  };
+}
+
 const WIDGET_USERS = 10_000;
 
 /** The changelog widget of a signed-in product: its first page (default limit 20) or the launcher badge. */
@@ -327,8 +364,11 @@ const ROUTES = [
   // A reader (or a CDN) revalidating its copy: the same query, then 304 without a body.
   publicChangelogRoute('GET /public/changelog/{slug} 304', '', { notModified: true }),
   publicChangelogRoute('GET /public/changelog/{slug}/rss.xml', '/rss.xml'),
+  publicChangelogRoute('GET /public/changelog/{slug}/atom.xml', '/atom.xml'),
+  publicChangelogRoute('GET /public/changelog/{slug}/feed.json', '/feed.json'),
   publicChangelogRoute('GET /changelog/{slug}', '', { page: true }),
   bellRoute('GET /v1/notifications/unread/count', '/v1/notifications/unread/count'),
+  bellAfterChangeRoute('GET /v1/notifications/unread/count after a change', '/v1/notifications/unread/count'),
   bellRoute('GET /v1/notifications/inbox', '/v1/notifications/inbox'),
   widgetRoute('GET /v1/changelog/widget/entries', '/v1/changelog/widget/entries'),
   widgetRoute('GET /v1/changelog/widget/unseen', '/v1/changelog/widget/unseen'),

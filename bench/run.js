@@ -116,15 +116,23 @@ async function runRoute(route, envs, configs, children) {
   const prepareStarted = Date.now();
   const contextOf = await prepareRoute(route, envs, configs);
   const prepareSeconds = Math.round((Date.now() - prepareStarted) / 1000);
-  if (WARMUP_SECONDS > 0) {
-    for (const target of targets) await load(target, route, { ...contextOf(target), target, round: -1 }, WARMUP_SECONDS);
-  }
+  // What runs beside the load on each configuration's data (the bell's changes), for the whole route.
+  const stops = route.alongside
+    ? await Promise.all(configs.map((config) => route.alongside({ env: envs[config], ...contextOf(config) })))
+    : [];
   const samples = [];
-  for (let round = 0; round < ROUNDS; round += 1) {
-    const order = targets.map((_, index) => targets[(index + round) % targets.length]);
-    for (const target of order) {
-      samples.push(await measure(target, children[target].pid, route, { ...contextOf(target), target, round }));
+  try {
+    if (WARMUP_SECONDS > 0) {
+      for (const target of targets) await load(target, route, { ...contextOf(target), target, round: -1 }, WARMUP_SECONDS);
     }
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const order = targets.map((_, index) => targets[(index + round) % targets.length]);
+      for (const target of order) {
+        samples.push(await measure(target, children[target].pid, route, { ...contextOf(target), target, round }));
+      }
+    }
+  } finally {
+    for (const stop of stops) await stop();
   }
   const summary = { ...summarize(route, samples, targets, configs), prepareSeconds };
   const said = configs.map(
