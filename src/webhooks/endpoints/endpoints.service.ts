@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ApiKeysService } from '../../auth/api-keys.service';
 import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { isId, newId } from '../../common/ids/ids';
@@ -30,6 +31,7 @@ import { SealedValues } from '../../infra/encryption/sealed-values';
 import {
   countEndpoints,
   deleteEndpoint,
+  enabledEndpointExists,
   findEndpoint,
   listEndpoints,
   resealEndpoints,
@@ -80,8 +82,10 @@ export class EndpointsService {
     @Inject(WebhookSecretBox) private readonly box: WebhookSecretBox,
     private readonly projects: ProjectsService,
     sealedValues: SealedValues,
+    apiKeys: ApiKeysService,
   ) {
     sealedValues.register({ name: 'webhook_endpoints', sample: sampleSealedEndpointValue, resealAll: resealEndpoints });
+    apiKeys.readWebhookEndpointsWith(enabledEndpointExists);
   }
 
   async createEndpoint(project: ProjectRef, input: CreateEndpointDto, idem: IdempotentCall | null = null): Promise<CreatedEndpointDto> {
