@@ -11,6 +11,7 @@ import { activeKeyLimit } from '../projects/plans';
 import { ProjectRef, toProjectRef } from '../projects/project-ref';
 import { PROJECT_CHANGE, ProjectsService } from '../projects/projects.service';
 import { LookupCache } from '../common/cache/lookup-cache';
+import { type KeyWithProject, type ProjectProbe, findKeyWithProject } from './api-keys.queries';
 import { LEGACY_KEY_SHAPE, PUBLISHABLE_LIVE_KEY_SHAPE, generateApiKey, hashApiKey, keyPrefixOf } from './api-key-format';
 import { ApiKeyEntity, ApiKeyMode, ApiKeyType } from './entities/api-key.entity';
 
@@ -26,13 +27,8 @@ export interface IssuedKey {
   createdAt: Date;
 }
 
-export interface AuthenticatedKey {
-  id: string;
-  type: ApiKeyType;
-  mode: ApiKeyMode;
-  revoked: boolean;
-  project: ProjectRef;
-}
+/** A key as the request path knows it, with its project (which says whether it has webhook endpoints). */
+export type AuthenticatedKey = KeyWithProject;
 
 /** A key as lists show it: never the full key. */
 export interface ListedKey {
@@ -87,6 +83,9 @@ const ownersOfKey = (key: AuthenticatedKey): readonly string[] =>
  * deletion) drops that project's keys the same way, its test-mode twin's included. Nothing else is
  * dropped: other tenants' entries stay warm. While the listener is down the cache is cleared and
  * entries live at most their TTL.
+ * The cached project also says whether it has an enabled webhook endpoint (read in the lookup's
+ * one statement, readWebhookEndpointsWith); endpoint changes that can flip it announce the project's
+ * change, so the copy is dropped like after a plan change.
  * On the embedded database the listener is off: one process holds it (the data-dir lock), so the
  * in-process invalidation is complete.
  *
@@ -97,6 +96,7 @@ const ownersOfKey = (key: AuthenticatedKey): readonly string[] =>
 export class ApiKeysService {
   // Nothing is cached until the listener is in place: a revocation made elsewhere before then would go unheard.
   private readonly cache = new LookupCache<AuthenticatedKey>({ ownersOf: ownersOfKey, storing: () => this.changes.isListening });
+  private webhookEndpoints: ProjectProbe | null = null;
 
   constructor(
     private readonly db: Database,
@@ -111,6 +111,16 @@ export class ApiKeysService {
       },
       onGap: () => this.cache.clear(),
     });
+  }
+
+  /**
+   * webhooks/ hands in its EXISTS over a project's enabled endpoints, read with every key lookup
+   * into the cached project's `hasWebhookEndpoints` (the table is that module's). Its owner
+   * announces the project's change (PROJECT_CHANGE) whenever the answer can flip, which drops
+   * the project's keys here and in every other process.
+   */
+  readWebhookEndpointsWith(probe: ProjectProbe): void {
+    this.webhookEndpoints = probe;
   }
 
   /** True once cross-process invalidation is in place (always true on the embedded database). */
@@ -268,12 +278,8 @@ export class ApiKeysService {
     });
   }
 
-  private async load(hash: string): Promise<AuthenticatedKey | null> {
-    const row = await this.db.manager.findOne(ApiKeyEntity, { where: { secretHash: hash } });
-    if (!row) return null;
-    const project = await this.db.manager.findOne(ProjectEntity, { where: { id: row.projectId } });
-    if (!project) return null;
-    return { id: row.id, type: row.type, mode: row.mode, revoked: row.revokedAt !== null, project: toProjectRef(project) };
+  private load(hash: string): Promise<AuthenticatedKey | null> {
+    return findKeyWithProject(this.db.reads, hash, this.webhookEndpoints);
   }
 
   private async insertKey(em: EntityManager, project: ProjectRef, type: ApiKeyType, mode: ApiKeyMode, key: string): Promise<IssuedKey> {

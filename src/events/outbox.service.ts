@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { newId } from '../common/ids/ids';
 import { ErasureRegistry } from '../infra/erasure/erasure-registry';
+import type { ProjectRef } from '../projects/project-ref';
 import { EVENT_CATALOG, EventType, fieldMismatch } from './event-catalog';
 import { insertEvent, nullPersonInEvents } from './events.queries';
 
@@ -14,8 +15,12 @@ export interface RecordedEvent {
   createdAt: Date;
 }
 
-/** Called inside the same transaction for each recorded event, e.g. to plan webhook deliveries. */
-export type OutboxListener = (em: EntityManager, event: RecordedEvent) => Promise<void>;
+/**
+ * Called inside the same transaction for each recorded event, e.g. to plan webhook deliveries.
+ * `project` is the caller's copy of the event's project when it passed one (a request's, from its
+ * API key), else null: what that copy says is as of when it was read.
+ */
+export type OutboxListener = (em: EntityManager, event: RecordedEvent, project: ProjectRef | null) => Promise<void>;
 
 /**
  * Writes events in the transaction of the change they describe (the outbox pattern). Modules that
@@ -40,16 +45,22 @@ export class OutboxService implements OnModuleInit {
     this.listeners.push(listener);
   }
 
-  async record(em: EntityManager, projectId: string, type: EventType, data: Record<string, unknown>): Promise<RecordedEvent> {
+  /**
+   * Records an event of `project`: its id, or, from a request, the request's project, whose copy
+   * can spare listeners work (a project known to have no webhook endpoints plans no deliveries).
+   */
+  async record(em: EntityManager, project: ProjectRef | string, type: EventType, data: Record<string, unknown>): Promise<RecordedEvent> {
     const { extra, missing } = fieldMismatch(type, data);
     if (extra.length > 0 || missing.length > 0) {
       throw new Error(
         `Event ${type} data does not match the catalog (extra: ${extra.join(', ') || '-'}; missing: ${missing.join(', ') || '-'})`,
       );
     }
+    const known = typeof project === 'string' ? null : project;
+    const projectId = typeof project === 'string' ? project : project.id;
     const event: RecordedEvent = { id: newId('evt'), projectId, type, data, createdAt: this.clock.now() };
     await insertEvent(em, event);
-    for (const listener of this.listeners) await listener(em, event);
+    for (const listener of this.listeners) await listener(em, event, known);
     return event;
   }
 

@@ -89,7 +89,7 @@ export class FeedbackService {
         });
         await insertFeedback(em, row);
         await this.recordSubmitter(em, project.id, row, credential === 'secret_key');
-        await this.outbox.record(em, project.id, 'feedback.created', feedbackCreatedData(row));
+        await this.outbox.record(em, project, 'feedback.created', feedbackCreatedData(row));
         return toFeedbackDto(row);
       }),
     );

@@ -14,6 +14,12 @@ export interface ProjectRef {
   /** `test`: the test-mode twin of `liveProjectId`, reached with svc_test_ keys; its data is its own. */
   readonly mode: 'live' | 'test';
   readonly liveProjectId: string | null;
+  /**
+   * Whether the project had an enabled webhook endpoint when this copy was read. Only the API key
+   * cache's copy says (auth/api-keys.service.ts), and it is dropped in every process whenever an
+   * endpoint change can flip the answer; absent means not known, and events plan deliveries.
+   */
+  readonly hasWebhookEndpoints?: boolean;
 }
 
 export function toProjectRef(row: ProjectEntity): ProjectRef {

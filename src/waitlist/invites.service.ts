@@ -100,7 +100,7 @@ export class InvitesService {
       .execute();
     await this.mailer.queueInvites(em, project, signups, now);
     const result = toInviteResultDto(signups);
-    await this.outbox.record(em, project.id, 'waitlist.signups.invited', {
+    await this.outbox.record(em, project, 'waitlist.signups.invited', {
       count: result.invited_count,
       invited: result.invited,
       invited_at: now.toISOString(),

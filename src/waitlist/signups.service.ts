@@ -203,7 +203,7 @@ export class SignupsService {
     const tokens = issueConfirmationTokens(draft, now);
     // The counter row is locked from here to commit: this statement, the event, the email.
     const signup = placeSignup(draft, await insertAtNextPosition(em, draft, tokens.rows));
-    await this.outbox.record(em, project.id, 'waitlist.signup.created', signupCreatedData(signup));
+    await this.outbox.record(em, project, 'waitlist.signup.created', signupCreatedData(signup));
     await this.mailer.queueConfirmation(em, project, signup, tokens, template);
     return toSignupResultDto(signup, referralLink(this.config.publicBaseUrl, project.slug, signup.referralCode), project.plan);
   }

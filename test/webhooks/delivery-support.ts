@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../../src/common/crypto/secret-box';
 import { newId } from '../../src/common/ids/ids';
 import { WebhookEndpointEntity, type WebhookFormat } from '../../src/webhooks/entities/webhook-endpoint.entity';
+import { ProjectsService } from '../../src/projects/projects.service';
 import { WebhookDeliveryEntity } from '../../src/webhooks/entities/webhook-delivery.entity';
 import type { TestApp } from '../support/test-app';
 
@@ -136,7 +137,11 @@ export async function insertEndpoint(
     createdAt: now,
     updatedAt: now,
   });
-  await t.db.manager.insert(WebhookEndpointEntity, endpoint);
+  // As the real create: the API key cache's copy of the project says whether it has an endpoint.
+  await t.db.transaction(async (em) => {
+    await em.insert(WebhookEndpointEntity, endpoint);
+    await t.get(ProjectsService).announceChange(em, projectId);
+  });
   return { endpoint, secret };
 }
 

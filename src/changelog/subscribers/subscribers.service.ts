@@ -170,7 +170,7 @@ export class SubscribersService implements OnModuleInit {
     if (confirmed) {
       await this.outbox.record(
         em,
-        project.id,
+        project,
         'changelog.subscriber.created',
         subscriberCreatedData(subscriber, await subscriberLabelSlugs(em, subscriber.id)),
       );

@@ -4,6 +4,7 @@ import { newId } from '../../common/ids/ids';
 import { DueRows } from '../../infra/queue/due-rows';
 import { OutboxService, type RecordedEvent } from '../../events/outbox.service';
 import { PLANS } from '../../projects/plans';
+import type { ProjectRef } from '../../projects/project-ref';
 import { entryNotifiesChat, insertPlannedDeliveries } from './deliveries.queries';
 import { WebhookSender } from './webhook-sender';
 
@@ -17,6 +18,17 @@ const MAX_ENDPOINTS = Math.max(...Object.values(PLANS).map((plan) => plan.limits
  * an event that rolls back plans nothing. An endpoint created or re-enabled later does not get
  * older events (as with Stripe); switched-off endpoints get nothing while off.
  *
+ * Most projects have no endpoint, so a request whose project copy (the API key cache's) says it
+ * has no enabled endpoint skips the statement (issue 32 item 3). Creating, deleting, enabling and
+ * disabling an endpoint announce the project's change in their transaction (EndpointsService),
+ * which drops that copy in every process before the change is answered. The rule that gives: an
+ * endpoint gets every event recorded by a request sent after its creation (or re-enabling) was
+ * answered; an event whose request raced with it may or may not be delivered, as on a path without
+ * the skip. Workers, jobs, the CLI, public pages and dashboard routes hold no such copy and always
+ * run the statement. An endpoint the delivery worker switches off (AUTO_DISABLE_AFTER failures)
+ * announces nothing: the copies that still say "has endpoints" only run the statement for nothing
+ * until they expire (seconds).
+ *
  * `changelog.entry.published` with `notify_chat` false skips chat endpoints (spec: Delivery 3);
  * JSON endpoints still get it.
  */
@@ -29,10 +41,11 @@ export class DeliveryPlanner implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.outbox.addListener((em, event) => this.plan(em, event));
+    this.outbox.addListener((em, event, project) => this.plan(em, event, project));
   }
 
-  async plan(em: EntityManager, event: RecordedEvent): Promise<void> {
+  async plan(em: EntityManager, event: RecordedEvent, project: ProjectRef | null = null): Promise<void> {
+    if (project?.id === event.projectId && project.hasWebhookEndpoints === false) return;
     const jsonOnly = event.type === 'changelog.entry.published' && !(await entryNotifiesChat(em, event.data.entry_id));
     const ids = Array.from({ length: MAX_ENDPOINTS }, () => newId('whd'));
     const planned = await insertPlannedDeliveries(em, event, ids, jsonOnly);

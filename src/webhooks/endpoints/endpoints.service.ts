@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ApiKeysService } from '../../auth/api-keys.service';
 import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { isId, newId } from '../../common/ids/ids';
@@ -8,6 +9,7 @@ import { Database } from '../../infra/database/database';
 import { assertPlanAllows } from '../../projects/requires-feature';
 import { planLimit } from '../../projects/plans';
 import type { ProjectRef } from '../../projects/project-ref';
+import { ProjectsService } from '../../projects/projects.service';
 import { WebhookEndpointEntity } from '../entities/webhook-endpoint.entity';
 import { WebhookUrlPolicy } from '../url-policy/webhook-url-policy';
 import { maskWebhookUrl } from '../url-policy/url-rules';
@@ -29,6 +31,7 @@ import { SealedValues } from '../../infra/encryption/sealed-values';
 import {
   countEndpoints,
   deleteEndpoint,
+  enabledEndpointExists,
   findEndpoint,
   listEndpoints,
   resealEndpoints,
@@ -65,6 +68,9 @@ export const DISABLED_BY_OWNER = 'disabled by the owner';
  *   reason (also on an enabled endpoint); `disabled` switches it off with "disabled by the owner"
  *   (an endpoint already disabled keeps its first reason).
  * - DELETE answers {id, deleted: true}; its deliveries (and their log) go with it.
+ * - Creating, deleting, enabling and disabling announce the project's change in their transaction:
+ *   the API key cache's copy of the project says whether it has an enabled endpoint, and requests
+ *   whose copy says none skip planning deliveries (delivery/delivery-planner.ts has the rule).
  * - Events: catalog types or exactly ["*"]; duplicates dropped; unknown → VALIDATION_ERROR `events.<i>`.
  */
 @Injectable()
@@ -74,9 +80,12 @@ export class EndpointsService {
     private readonly clock: Clock,
     private readonly urls: WebhookUrlPolicy,
     @Inject(WebhookSecretBox) private readonly box: WebhookSecretBox,
+    private readonly projects: ProjectsService,
     sealedValues: SealedValues,
+    apiKeys: ApiKeysService,
   ) {
     sealedValues.register({ name: 'webhook_endpoints', sample: sampleSealedEndpointValue, resealAll: resealEndpoints });
+    apiKeys.readWebhookEndpointsWith(enabledEndpointExists);
   }
 
   async createEndpoint(project: ProjectRef, input: CreateEndpointDto, idem: IdempotentCall | null = null): Promise<CreatedEndpointDto> {
@@ -108,6 +117,7 @@ export class EndpointsService {
           updatedAt: now,
         } satisfies WebhookEndpointEntity);
         await em.insert(WebhookEndpointEntity, row);
+        await this.projects.announceChange(em, project.id);
         return { ...toEndpointDto(row), signing_secret: secret };
       }),
     );
@@ -143,6 +153,7 @@ export class EndpointsService {
         : null;
     return this.db.transaction(async (em) => {
       const row = await this.mustFind(em, project, endpointId, true);
+      const wasEnabled = row.status === 'enabled';
       const now = this.clock.now();
       if (url) Object.assign(row, { urlCiphertext: this.box.seal(url.href), urlMasked: maskWebhookUrl(url), format });
       if (events) row.events = events;
@@ -153,13 +164,17 @@ export class EndpointsService {
       }
       row.updatedAt = now;
       await em.save(WebhookEndpointEntity, row);
+      if (wasEnabled !== (row.status === 'enabled')) await this.projects.announceChange(em, project.id);
       return toEndpointDto(row);
     });
   }
 
   async deleteEndpoint(project: ProjectRef, endpointId: string): Promise<DeletedEndpointDto> {
-    const deleted = isId('we', endpointId) && (await deleteEndpoint(this.db.manager, project.id, endpointId));
-    if (!deleted) throw notFound(endpointId);
+    if (!isId('we', endpointId)) throw notFound(endpointId);
+    await this.db.transaction(async (em) => {
+      if (!(await deleteEndpoint(em, project.id, endpointId))) throw notFound(endpointId);
+      await this.projects.announceChange(em, project.id);
+    });
     return { id: endpointId, deleted: true };
   }
 
