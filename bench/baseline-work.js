@@ -70,6 +70,8 @@ const { planAllows, planLimit } = dist('projects/plans');
 const { ContactsService } = dist('contacts/contacts.service');
 const { OutboxService } = dist('events/outbox.service');
 const { DeliveryPlanner } = dist('webhooks/delivery/delivery-planner');
+const { findKeyWithProject } = dist('auth/api-keys.queries');
+const { enabledEndpointExists } = dist('webhooks/endpoints/endpoints.queries');
 
 const KEY_CACHE_TTL_MS = 5_000;
 const DAY_MS = 86_400_000;
@@ -105,8 +107,8 @@ class BaselineWork {
     this.mailQueue = new Queue('mail', { connection: this.redis, prefix: queuePrefix });
     this.contacts = new ContactsService(null, clock);
     this.outbox = new OutboxService(clock);
-    // Every recorded event plans its webhook deliveries in the same transaction, as in the service.
-    // The bench projects have no endpoints, so the planner never reaches its queue or its sender.
+    // Every recorded event goes to the planner, as in the service: a project whose cached copy says
+    // it has no enabled endpoint (every bench project) plans nothing, without a statement.
     new DeliveryPlanner(this.outbox, null, null).onModuleInit();
   }
 
@@ -157,15 +159,14 @@ class BaselineWork {
     const now = Date.now();
     let entry = this.keys.get(hash);
     if (!entry || entry.expiresAt <= now) {
-      const keys = await this.pool.query('SELECT id, project_id, type, revoked_at FROM api_keys WHERE secret_hash = $1 LIMIT 1', [hash]);
-      const key = keys.rows[0];
-      const projects = key ? await this.pool.query('SELECT * FROM projects WHERE id = $1 LIMIT 1', [key.project_id]) : { rows: [] };
-      entry = { value: key && projects.rows[0] ? { key, project: projects.rows[0] } : null, expiresAt: now + KEY_CACHE_TTL_MS };
+      // The service's one statement: the key, its project, and whether the project has an enabled endpoint.
+      const value = await findKeyWithProject(queryShim(this.pool), hash, enabledEndpointExists);
+      entry = { value, expiresAt: now + KEY_CACHE_TTL_MS };
       this.keys.set(hash, entry);
     }
     const found = entry.value;
-    if (!found || found.key.revoked_at) return null;
-    if (needsSecret && found.key.type !== 'secret') return null;
+    if (!found || found.revoked) return null;
+    if (needsSecret && found.type !== 'secret') return null;
     return found.project;
   }
 
@@ -221,7 +222,7 @@ class BaselineWork {
       );
       const tokens = issueConfirmationTokens(draft, now);
       const signup = placeSignup(draft, await insertAtNextPosition(em, draft, tokens.rows));
-      await this.outbox.record(em, project.id, 'waitlist.signup.created', signupCreatedData(signup));
+      await this.outbox.record(em, project, 'waitlist.signup.created', signupCreatedData(signup));
       const link = referralLink(publicBaseUrl, project.slug, signup.referralCode);
       const unsubscribe = unsubscribeUrl(publicBaseUrl, tokens.unsubscribe);
       const rendered = confirmationEmail(
@@ -268,7 +269,7 @@ class BaselineWork {
       await insertFeedback(em, row);
       if (row.email) await this.contacts.upsertContact(em, project.id, { email: row.email, stage: 'lead' });
       if (row.userId) await this.contacts.upsertContact(em, project.id, { userId: row.userId, stage: 'lead' });
-      await this.outbox.record(em, project.id, 'feedback.created', feedbackCreatedData(row));
+      await this.outbox.record(em, project, 'feedback.created', feedbackCreatedData(row));
       return toFeedbackDto(row);
     });
   }
