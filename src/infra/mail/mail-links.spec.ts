@@ -16,6 +16,24 @@ describe('linksInMail', () => {
     expect(linksInMail('See https://launch.test/b', html)).toEqual(['https://launch.test/b', 'https://launch.test/a?x=1&y=2']);
   });
 
+  it('reads the HTML body whenever it may hold a link the text body lacks', () => {
+    const text = 'Confirm: https://launch.test/c and https://launch.test/u';
+    const cases: [string, string[]][] = [
+      // Every link already in the text: the same list, parsed or not.
+      ['<a href="https://launch.test/c">C</a><a class="x" href="https://launch.test/u">U</a>', []],
+      ['<a href="https://launch.test/c">C</a> <a href="https://launch.test/new">N</a>', ['https://launch.test/new']],
+      ["<a href='https://launch.test/single'>S</a>", ['https://launch.test/single']],
+      ['<A HREF="https://launch.test/upper">U</A>', ['https://launch.test/upper']],
+      ['<a href = "https://launch.test/spaced">S</a>', ['https://launch.test/spaced']],
+      ['<a href=https://launch.test/bare>B</a>', ['https://launch.test/bare']],
+      ['<a href="https://launch.test/c?a=1&amp;b=2">E</a>', ['https://launch.test/c?a=1&b=2']],
+      ['<!-- href="https://launch.test/c" --><a href="mailto:a@b.c">M</a>', []],
+    ];
+    for (const [html, extra] of cases) {
+      expect(linksInMail(text, html)).toEqual(['https://launch.test/c', 'https://launch.test/u', ...extra]);
+    }
+  });
+
   it('finds nothing in a body without links', () => {
     expect(linksInMail('[removed after delivery]', null)).toEqual([]);
   });
