@@ -52,7 +52,7 @@ const { changelogListPage } = dist('changelog/public/changelog-pages');
 const { cacheableReply } = dist('changelog/public/cacheable-reply');
 const { isValidSlug } = dist('projects/slugs');
 
-const { countUnread, listBell, recordBellUser } = dist('notifications/bell/bell.queries');
+const { countUnread, listBell, readBellState, recordBellUser } = dist('notifications/bell/bell.queries');
 const { matchesUserHash } = dist('auth/user-hash');
 const { SecretBox } = dist('common/crypto/secret-box');
 const { hourWindow } = dist('notifications/bell/bell-reads.limit');
@@ -308,9 +308,9 @@ class BaselineWork {
     return true;
   }
 
-  /** GET /v1/notifications/unread/count: InboxService.countUnread's one statement. */
+  /** GET /v1/notifications/unread/count: the one statement the service's bell runs when it holds no copy (the count and its next change). */
   async unreadCount(project, userId) {
-    const unreadCount = await countUnread(queryShim(this.pool), { projectId: project.id, userId, now: clock.now() });
+    const { unreadCount } = await readBellState(queryShim(this.pool), { projectId: project.id, userId, now: clock.now() });
     return { data: { unread_count: unreadCount }, meta: { poll_interval_seconds: planLimit(project.plan, 'bellPollIntervalSeconds') } };
   }
 
