@@ -11,19 +11,35 @@ if (!hasVmModules && /[\\/]jest(\.js)?$/.test(process.argv[1] ?? '')) {
   process.exit(run.status ?? 1);
 }
 
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: false }] };
+
 /**
- * One `npm test`: unit specs next to the code (src/**\/*.spec.ts) and supertest e2e suites
- * (test/**\/*.e2e-spec.ts) against a real PostgreSQL (DATABASE_URL) or the embedded one.
+ * One `npm test`, two projects. `unit`: specs next to the code (src/**\/*.spec.ts), which need no
+ * database and no build, so `npx jest src/feedback` starts at once. `e2e`: supertest suites
+ * (test/**\/*.e2e-spec.ts) against a real PostgreSQL (DATABASE_URL) or the embedded one; their
+ * global set-up (a migrated template database and a background build of the service) runs only when
+ * a run selects at least one of them.
  */
-module.exports = {
+const shared = {
   testEnvironment: 'node',
-  rootDir: '.',
+  rootDir: __dirname,
   moduleFileExtensions: ['ts', 'js', 'json'],
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: false }] },
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  setupFilesAfterEnv: ['<rootDir>/test/support/close-open-apps.ts'],
+  transform,
+  slowTestThreshold: 15,
+};
+
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/support/close-open-apps.ts'],
+    },
+  ],
   maxWorkers: 2,
   // A worker that ran many suites holds a large heap; on two busy cores tearing its process down
   // after the 'exit' event can outlast jest's default 500 ms and draw a "failed to exit gracefully"
@@ -31,5 +47,4 @@ module.exports = {
   // message, holding only its IPC channel and stdio). A real leak still shows: it outlasts this too.
   workerGracefulExitTimeout: 5_000,
   testTimeout: 60_000,
-  slowTestThreshold: 15,
 };

@@ -16,8 +16,8 @@ describe('Billing (dashboard)', () => {
     idp = await TestIdentityProvider.start();
     stripe = await FakeStripe.start();
     t = await TestApp.start({ env: idp.env(stripe.env({ DASHBOARD_ORIGINS: 'https://app.launch.test' })) });
-    owner = await provisionOwner(t, idp, 'billing_owner', 'owner@example.com');
-    stranger = await provisionOwner(t, idp, 'billing_stranger');
+    owner = await provisionOwner(t.api, idp, 'billing_owner', 'owner@example.com');
+    stranger = await provisionOwner(t.api, idp, 'billing_stranger');
   });
   afterAll(async () => {
     await t.close();
@@ -136,7 +136,7 @@ describe('Billing (dashboard)', () => {
     });
 
     it('refuses a second checkout while a subscription is live (BILLING_SUBSCRIPTION_EXISTS)', async () => {
-      const other = await provisionOwner(t, idp, 'billing_subscribed');
+      const other = await provisionOwner(t.api, idp, 'billing_subscribed');
       await giveCustomer(other.projectId, 'active');
       const res = await as(other).post('/v1/dashboard/billing/checkout').send({ plan: 'builder' }).expect(409);
       expect(res.body.error).toMatchObject({ code: 'BILLING_SUBSCRIPTION_EXISTS', param: 'plan' });
@@ -144,7 +144,7 @@ describe('Billing (dashboard)', () => {
     });
 
     it('reuses the customer of a project whose subscription ended', async () => {
-      const other = await provisionOwner(t, idp, 'billing_returning');
+      const other = await provisionOwner(t.api, idp, 'billing_returning');
       await giveCustomer(other.projectId, 'canceled');
       await as(other).post('/v1/dashboard/billing/checkout').send({ plan: 'indie' }).expect(200);
       expect(stripe.requests[0].params.customer).toBe(`cus_${other.projectId.slice(-8)}`);
@@ -166,7 +166,7 @@ describe('Billing (dashboard)', () => {
     });
 
     it("opens the customer's portal with the return address", async () => {
-      const other = await provisionOwner(t, idp, 'billing_portal');
+      const other = await provisionOwner(t.api, idp, 'billing_portal');
       await giveCustomer(other.projectId, 'active');
       const res = await as(other).post('/v1/dashboard/billing/portal').send({ return_url: 'https://app.launch.test/settings' }).expect(200);
       expect(res.body.data.url).toMatch(/^https:\/\/billing\.stripe\.test\/p\/session\/bps_\d+$/);
@@ -227,7 +227,7 @@ describe('Billing without configuration', () => {
   });
 
   it('answers BILLING_NOT_CONFIGURED on checkout, portal and the webhook, and says so in GET', async () => {
-    const owner = await provisionOwner(t, idp, 'billing_unconfigured');
+    const owner = await provisionOwner(t.api, idp, 'billing_unconfigured');
     const call = (path: string) => t.api.as(owner.token).post(path).set('X-Service-Project', owner.projectId);
     for (const [path, body] of [
       ['/v1/dashboard/billing/checkout', { plan: 'indie' }],

@@ -41,7 +41,7 @@ describe('Public changelog surfaces from each process’s copy', () => {
     idp = await TestIdentityProvider.start();
     a = await TestApp.start({ env: idp.env() });
     if (realPostgres) b = await startPeerApp(a, bClock);
-    owner = await provisionOwner(a, idp, 'public_cache_owner');
+    owner = await provisionOwner(a.api, idp, 'public_cache_owner');
     slug = (await a.api.as(owner.secretKey).get('/v1/setup-check').expect(200)).body.data.project_slug;
   });
   afterAll(async () => {

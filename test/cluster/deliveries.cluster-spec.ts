@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Cluster, startCluster } from './cluster';
+import { Cluster, startCluster } from '../support/cluster';
 import { LOOPBACK_WEBHOOKS_ENV, createProject, poll, range, sql, untilAccepted } from './scenario-support';
 
 const EVENTS = 2_000;

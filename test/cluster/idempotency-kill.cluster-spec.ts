@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { Cluster, startCluster } from './cluster';
+import { Cluster, startCluster } from '../support/cluster';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const range = (count: number) => Array.from({ length: count }, (_, index) => index + 1);

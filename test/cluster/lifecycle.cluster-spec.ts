@@ -2,7 +2,7 @@ import { Agent, request } from 'node:http';
 import { Client } from 'pg';
 import type { Response } from 'supertest';
 import { OpenApiValidator } from '../support/openapi-validator';
-import { Cluster, ClusterProcess, startCluster } from './cluster';
+import { Cluster, ClusterProcess, startCluster } from '../support/cluster';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const range = (count: number) => Array.from({ length: count }, (_, index) => index + 1);

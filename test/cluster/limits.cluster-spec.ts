@@ -1,8 +1,9 @@
 import type { Response } from 'supertest';
 import { PlanName, planLimit } from '../../src/projects/plans';
+import { provisionOwner } from '../support/dashboard-owner';
 import { TestIdentityProvider } from '../support/identity-provider';
 import { userHashOf } from '../support/notification-seed';
-import { Cluster, startCluster } from './cluster';
+import { Cluster, startCluster } from '../support/cluster';
 
 // Kept small so the burst that crosses it is quick; the bell's per-user limit is the plan's own.
 const BROWSER_LIMIT = 10;
@@ -59,16 +60,9 @@ describe.each([
    */
   async function project(plan: PlanName) {
     owners += 1;
-    const token = idp.token({ sub: `owner-${owners}`, email: `owner${owners}@x.io` });
-    const res = await cluster
-      .apiAt(0)
-      .as(token)
-      .post('/v1/auth/provision')
-      .send({ project_name: `Owner ${owners}` });
-    if (res.status !== 200) throw new Error(`provision: ${res.status} ${JSON.stringify(res.body)}\n${cluster.logs().slice(-3000)}`);
-    const { project: created, account, secret_key: secretKey, publishable_key: publishableKey } = res.body.data;
-    await cluster.sql('UPDATE projects SET plan = $2 WHERE id = $1 OR live_project_id = $1', [created.id, plan]);
-    return { token, accountId: account.id as string, projectId: created.id as string, secretKey, publishableKey };
+    const created = await provisionOwner(cluster.apiAt(0), idp, `owner-${owners}`, `owner${owners}@x.io`);
+    await cluster.sql('UPDATE projects SET plan = $2 WHERE id = $1 OR live_project_id = $1', [created.projectId, plan]);
+    return created;
   }
 
   const countRows = async (table: string, projectId: string, where = 'true') =>

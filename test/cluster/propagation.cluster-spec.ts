@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Stripe from 'stripe';
+import { DashboardOwner, provisionOwner } from '../support/dashboard-owner';
 import { TestIdentityProvider } from '../support/identity-provider';
 import { runCli } from '../support/server-process';
 import { Receiver } from '../webhooks/delivery-support';
-import { Cluster, startCluster } from './cluster';
+import { Cluster, startCluster } from '../support/cluster';
 
 const CNAME_TARGET = 'domains.launch.test';
 const stripe = new Stripe('sk_test_unused');
@@ -61,17 +62,9 @@ describe.each([
     );
 
   /** A signed-in owner with a first project, provisioned through process 0. */
-  async function owner(): Promise<{ token: string; projectId: string; slug: string; secretKey: string }> {
+  async function owner(): Promise<DashboardOwner> {
     owners += 1;
-    const token = idp.token({ sub: `owner-${owners}`, email: `owner${owners}@x.io` });
-    const res = await cluster
-      .apiAt(0)
-      .as(token)
-      .post('/v1/auth/provision')
-      .send({ project_name: `Owner ${owners}` });
-    if (res.status !== 200) throw new Error(`provision: ${res.status} ${JSON.stringify(res.body)}\n${cluster.logs().slice(-3000)}`);
-    const { project, secret_key: secretKey } = res.body.data;
-    return { token, projectId: project.id, slug: project.slug, secretKey };
+    return provisionOwner(cluster.apiAt(0), idp, `owner-${owners}`, `owner${owners}@x.io`);
   }
 
   const dashboard = (index: number, token: string, projectId: string) => {

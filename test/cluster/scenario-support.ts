@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import type { Cluster } from './cluster';
+import type { Cluster } from '../support/cluster';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const range = (count: number) => Array.from({ length: count }, (_, index) => index + 1);

@@ -1,6 +1,6 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Cluster, startCluster } from './cluster';
+import { Cluster, startCluster } from '../support/cluster';
 import { LOOPBACK_WEBHOOKS_ENV, createProject, poll, range, sleep, sql, untilAccepted } from './scenario-support';
 
 const ENTRIES = 30;

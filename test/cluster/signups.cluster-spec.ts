@@ -1,4 +1,4 @@
-import { Cluster, startCluster } from './cluster';
+import { Cluster, startCluster } from '../support/cluster';
 
 const range = (count: number) => Array.from({ length: count }, (_, index) => index + 1);
 

@@ -2,7 +2,7 @@ import { seedEntry } from '../support/changelog-seed';
 import { ContactErasureEntity } from '../../src/contacts/erasure/entities/contact-erasure.entity';
 import { MailMessageEntity } from '../../src/infra/mail/entities/mail-message.entity';
 import { WebhookDeliveryAttemptEntity } from '../../src/webhooks/entities/webhook-delivery-attempt.entity';
-import { signUp } from '../dashboard/dashboard-support';
+import { provisionOwner } from '../support/dashboard-owner';
 import { TestIdentityProvider } from '../support/identity-provider';
 import { seedNotification } from '../support/notification-seed';
 import { TestSmtpServer, startSmtpServer } from '../support/smtp-server';
@@ -380,7 +380,7 @@ describe('Contact detail and erasure', () => {
 
   describe('GET and DELETE /v1/dashboard/contacts/{id}', () => {
     it("works for the account's project, records the account, and answers PROJECT_NOT_FOUND for another account's", async () => {
-      const user = await signUp(t, idp, 'erasure_owner');
+      const user = await provisionOwner(t.api, idp, 'erasure_owner', 'erasure_owner@example.com', 'First');
       const made = await t.api
         .as(user.secretKey)
         .post('/v1/analytics/identify')
@@ -389,7 +389,7 @@ describe('Contact detail and erasure', () => {
       const id = made.body.data.id;
       const got = await t.api.as(user.token).get(`/v1/dashboard/contacts/${id}`).set('X-Service-Project', user.projectId).expect(200);
       expect(got.body.data).toEqual(made.body.data);
-      const intruder = await signUp(t, idp, 'erasure_intruder');
+      const intruder = await provisionOwner(t.api, idp, 'erasure_intruder', 'erasure_intruder@example.com', 'First');
       for (const res of [
         await t.api.as(intruder.token).get(`/v1/dashboard/contacts/${id}`).set('X-Service-Project', user.projectId),
         await t.api.as(intruder.token).delete(`/v1/dashboard/contacts/${id}`).set('X-Service-Project', user.projectId),

@@ -32,7 +32,7 @@ describe('Custom domains', () => {
   });
 
   async function builderOwner(sub: string, plan: 'builder' | 'scale' | 'indie' = 'builder'): Promise<DashboardOwner> {
-    const created = await provisionOwner(t, idp, sub);
+    const created = await provisionOwner(t.api, idp, sub);
     await t.get(ProjectsService).setPlan(created.projectId, plan);
     return created;
   }
@@ -346,7 +346,7 @@ describe('Custom domains without configuration', () => {
   });
 
   it('answers CUSTOM_DOMAIN_NOT_CONFIGURED on every domain route', async () => {
-    const owner = await provisionOwner(t, idp, 'domains_unconfigured');
+    const owner = await provisionOwner(t.api, idp, 'domains_unconfigured');
     await t.get(ProjectsService).setPlan(owner.projectId, 'builder');
     const api = t.api.as(owner.token);
     const id = 'dom_01JD3Z4Q9X8V7T6S5R4Q3P2N1M';

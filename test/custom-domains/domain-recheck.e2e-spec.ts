@@ -52,7 +52,7 @@ describe('the daily re-check of verified custom domains', () => {
 
   /** A project with one entry and a verified hostname whose TXT record is in place. */
   async function verifiedDomain(sub: string, hostname: string): Promise<{ who: DashboardOwner; domain: Domain }> {
-    const who = await provisionOwner(t, idp, sub);
+    const who = await provisionOwner(t.api, idp, sub);
     await t.get(ProjectsService).setPlan(who.projectId, 'builder');
     await seedEntry(t, who.projectId, { title: 'Served here' });
     const domain = (await dashboard(who).post('/v1/dashboard/domains').send({ hostname }).expect(201)).body.data as Domain;

@@ -2,7 +2,7 @@ import { KeyUsageRecorder } from '../../src/auth/key-usage';
 import { planLimit } from '../../src/projects/plans';
 import { TestIdentityProvider } from '../support/identity-provider';
 import { TestApp } from '../support/test-app';
-import { SignedUp, signUp } from './dashboard-support';
+import { DashboardOwner, provisionOwner } from '../support/dashboard-owner';
 
 describe('Dashboard API keys', () => {
   let idp: TestIdentityProvider;
@@ -18,7 +18,7 @@ describe('Dashboard API keys', () => {
   });
   afterEach(() => t.clock.reset());
 
-  const keys = (user: SignedUp, projectId = user.projectId) => ({
+  const keys = (user: DashboardOwner, projectId = user.projectId) => ({
     list: () => t.api.as(user.token).get('/v1/dashboard/keys').set('X-Service-Project', projectId),
     create: (body: Record<string, unknown>) =>
       t.api.as(user.token).post('/v1/dashboard/keys').set('X-Service-Project', projectId).send(body),
@@ -28,7 +28,7 @@ describe('Dashboard API keys', () => {
 
   describe('GET /v1/dashboard/keys', () => {
     it('lists the keys with prefix and last four, never the full key', async () => {
-      const user = await signUp(t, idp, 'keys_list');
+      const user = await provisionOwner(t.api, idp, 'keys_list', 'keys_list@example.com', 'First');
       const res = await keys(user).list().expect(200);
       expect(res.body.data).toHaveLength(2);
       const secret = res.body.data.find((key: { type: string }) => key.type === 'secret');
@@ -47,7 +47,7 @@ describe('Dashboard API keys', () => {
     });
 
     it('records last use at most once a minute, after the response', async () => {
-      const user = await signUp(t, idp, 'keys_used');
+      const user = await provisionOwner(t.api, idp, 'keys_used', 'keys_used@example.com', 'First');
       const usage = t.get(KeyUsageRecorder);
       await t.api.as(user.secretKey).get('/v1/setup-check').expect(200);
       await usage.flush();
@@ -67,8 +67,8 @@ describe('Dashboard API keys', () => {
     });
 
     it("answers PROJECT_NOT_FOUND for another account's project, a missing header, and API keys with WRONG_AUTH_TYPE", async () => {
-      const owner = await signUp(t, idp, 'keys_owner');
-      const intruder = await signUp(t, idp, 'keys_intruder');
+      const owner = await provisionOwner(t.api, idp, 'keys_owner', 'keys_owner@example.com', 'First');
+      const intruder = await provisionOwner(t.api, idp, 'keys_intruder', 'keys_intruder@example.com', 'First');
       const routes = [
         keys(intruder, owner.projectId).list(),
         keys(intruder, owner.projectId).create({ type: 'secret' }),
@@ -91,7 +91,7 @@ describe('Dashboard API keys', () => {
 
   describe('POST /v1/dashboard/keys', () => {
     it('creates live and test keys, shown in full once, that work at once', async () => {
-      const user = await signUp(t, idp, 'keys_create');
+      const user = await provisionOwner(t.api, idp, 'keys_create', 'keys_create@example.com', 'First');
       const secret = await keys(user).create({ type: 'secret' }).expect(201);
       expect(secret.body.data).toMatchObject({
         type: 'secret',
@@ -114,7 +114,7 @@ describe('Dashboard API keys', () => {
     });
 
     it('validates type and mode', async () => {
-      const user = await signUp(t, idp, 'keys_validate');
+      const user = await provisionOwner(t.api, idp, 'keys_validate', 'keys_validate@example.com', 'First');
       expect((await keys(user).create({}).expect(400)).body.error).toMatchObject({ code: 'VALIDATION_ERROR', param: 'type' });
       expect((await keys(user).create({ type: 'admin' }).expect(400)).body.error).toMatchObject({
         code: 'VALIDATION_ERROR',
@@ -127,7 +127,7 @@ describe('Dashboard API keys', () => {
     });
 
     it("caps active keys per type at the plan's limit with API_KEY_LIMIT_REACHED, also under concurrency", async () => {
-      const user = await signUp(t, idp, 'keys_cap');
+      const user = await provisionOwner(t.api, idp, 'keys_cap', 'keys_cap@example.com', 'First');
       const limit = planLimit('free', 'activeSecretKeys');
       // One secret key exists already; fire more creations than the room left, all at once.
       const results = await Promise.all(Array.from({ length: limit + 2 }, () => keys(user).create({ type: 'secret' })));
@@ -151,7 +151,7 @@ describe('Dashboard API keys', () => {
 
   describe('DELETE /v1/dashboard/keys/{id} and POST /v1/dashboard/keys/{id}/revoke', () => {
     it('revokes a key, refused from the next request on; revoking again keeps the first time', async () => {
-      const user = await signUp(t, idp, 'keys_revoke');
+      const user = await provisionOwner(t.api, idp, 'keys_revoke', 'keys_revoke@example.com', 'First');
       const made = await keys(user).create({ type: 'secret' }).expect(201);
       await t.api.as(made.body.data.key).get('/v1/setup-check').expect(200);
       const res = await keys(user).remove(made.body.data.id).expect(200);
@@ -164,7 +164,7 @@ describe('Dashboard API keys', () => {
     });
 
     it('revokes with POST …/revoke, test keys included', async () => {
-      const user = await signUp(t, idp, 'keys_revoke_post');
+      const user = await provisionOwner(t.api, idp, 'keys_revoke_post', 'keys_revoke_post@example.com', 'First');
       const test = await keys(user).create({ type: 'publishable', mode: 'test' }).expect(201);
       const signup = (email: string) => t.api.as(test.body.data.key).post('/v1/waitlist/signups').send({ email });
       await signup('before@example.com').expect(201);
@@ -176,7 +176,7 @@ describe('Dashboard API keys', () => {
     });
 
     it("answers NOT_FOUND for another project's key and leaves it working", async () => {
-      const user = await signUp(t, idp, 'keys_foreign');
+      const user = await provisionOwner(t.api, idp, 'keys_foreign', 'keys_foreign@example.com', 'First');
       const other = await t.seedProject();
       const [foreign] = (await t.db.manager.query('SELECT id FROM api_keys WHERE project_id = $1 AND type = $2', [
         other.project.id,

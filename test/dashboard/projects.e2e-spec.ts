@@ -1,7 +1,9 @@
 import { ProjectsService } from '../../src/projects/projects.service';
 import { TestIdentityProvider } from '../support/identity-provider';
 import { TestApp } from '../support/test-app';
-import { DAY_MS, signUp } from './dashboard-support';
+import { provisionOwner } from '../support/dashboard-owner';
+
+const DAY_MS = 86_400_000;
 
 describe('Dashboard projects', () => {
   let idp: TestIdentityProvider;
@@ -18,7 +20,7 @@ describe('Dashboard projects', () => {
 
   describe('POST /v1/dashboard/projects', () => {
     it('creates a Free project with its first keys, shown once, that work at once', async () => {
-      const user = await signUp(t, idp, 'proj_create');
+      const user = await provisionOwner(t.api, idp, 'proj_create', 'proj_create@example.com', 'First');
       const res = await t.api.as(user.token).post('/v1/dashboard/projects').send({ name: 'Second App' }).expect(201);
       expect(res.body.data).toEqual({
         project: {
@@ -39,10 +41,10 @@ describe('Dashboard projects', () => {
     });
 
     it('takes an explicit slug, and refuses a malformed, reserved or used one', async () => {
-      const user = await signUp(t, idp, 'proj_slugs');
+      const user = await provisionOwner(t.api, idp, 'proj_slugs', 'proj_slugs@example.com', 'First');
       const made = await t.api.as(user.token).post('/v1/dashboard/projects').send({ name: 'X', slug: 'explicit-slug' }).expect(201);
       expect(made.body.data.project.slug).toBe('explicit-slug');
-      const other = await signUp(t, idp, 'proj_slugs_other');
+      const other = await provisionOwner(t.api, idp, 'proj_slugs_other', 'proj_slugs_other@example.com', 'First');
       const cases: [unknown, number, string][] = [
         ['Bad Slug', 422, 'INVALID_SLUG'],
         ['x'.repeat(41), 422, 'INVALID_SLUG'],
@@ -65,7 +67,7 @@ describe('Dashboard projects', () => {
     });
 
     it('validates the body with VALIDATION_ERROR and the field', async () => {
-      const user = await signUp(t, idp, 'proj_validate');
+      const user = await provisionOwner(t.api, idp, 'proj_validate', 'proj_validate@example.com', 'First');
       const missing = await t.api.as(user.token).post('/v1/dashboard/projects').send({}).expect(400);
       expect(missing.body.error).toMatchObject({ code: 'VALIDATION_ERROR', param: 'name' });
       const long = await t.api
@@ -79,7 +81,7 @@ describe('Dashboard projects', () => {
     });
 
     it('stops at the plan limit with PROJECT_LIMIT_REACHED, counting under the highest plan of the account', async () => {
-      const user = await signUp(t, idp, 'proj_limit');
+      const user = await provisionOwner(t.api, idp, 'proj_limit', 'proj_limit@example.com', 'First');
       await t.api.as(user.token).post('/v1/dashboard/projects').send({ name: 'Two' }).expect(201);
       const refused = await t.api.as(user.token).post('/v1/dashboard/projects').send({ name: 'Three' }).expect(403);
       expect(refused.body.error).toMatchObject({
@@ -95,7 +97,7 @@ describe('Dashboard projects', () => {
     });
 
     it('keeps the limit under concurrent creates', async () => {
-      const user = await signUp(t, idp, 'proj_race');
+      const user = await provisionOwner(t.api, idp, 'proj_race', 'proj_race@example.com', 'First');
       const results = await Promise.all(
         Array.from({ length: 6 }, (_, i) =>
           t.api
@@ -109,7 +111,7 @@ describe('Dashboard projects', () => {
     });
 
     it('replays a create sent again with the same Idempotency-Key', async () => {
-      const user = await signUp(t, idp, 'proj_idem');
+      const user = await provisionOwner(t.api, idp, 'proj_idem', 'proj_idem@example.com', 'First');
       const first = await t.api
         .as(user.token)
         .post('/v1/dashboard/projects')
@@ -175,10 +177,10 @@ describe('Dashboard projects', () => {
 
   describe('GET /v1/dashboard/projects/{id}', () => {
     it("answers one of the account's projects, and PROJECT_NOT_FOUND for anyone else's", async () => {
-      const user = await signUp(t, idp, 'proj_get', 'Gettable');
+      const user = await provisionOwner(t.api, idp, 'proj_get', 'proj_get@example.com', 'Gettable');
       const res = await t.api.as(user.token).get(`/v1/dashboard/projects/${user.projectId}`).expect(200);
       expect(res.body.data).toMatchObject({ id: user.projectId, name: 'Gettable', slug: user.slug, plan: 'free' });
-      const other = await signUp(t, idp, 'proj_get_other');
+      const other = await provisionOwner(t.api, idp, 'proj_get_other', 'proj_get_other@example.com', 'First');
       const foreign = await t.api.as(other.token).get(`/v1/dashboard/projects/${user.projectId}`).expect(404);
       expect(foreign.body.error).toMatchObject({ code: 'PROJECT_NOT_FOUND', param: 'id' });
       const cli = await t.seedProject();
@@ -189,7 +191,7 @@ describe('Dashboard projects', () => {
     });
 
     it("refuses the project's test-mode twin", async () => {
-      const user = await signUp(t, idp, 'proj_twin');
+      const user = await provisionOwner(t.api, idp, 'proj_twin', 'proj_twin@example.com', 'First');
       const twin = await t.db.transaction((em) => t.get(ProjectsService).testTwinOf(em, user.projectId));
       expect((await t.api.as(user.token).get(`/v1/dashboard/projects/${twin.id}`).expect(404)).body.error.code).toBe('PROJECT_NOT_FOUND');
       expect((await t.api.as(user.token).delete(`/v1/dashboard/projects/${twin.id}`).expect(404)).body.error.code).toBe(
@@ -200,14 +202,14 @@ describe('Dashboard projects', () => {
 
   describe('DELETE /v1/dashboard/projects/{id}', () => {
     it('refuses to delete the only project with LAST_PROJECT', async () => {
-      const user = await signUp(t, idp, 'proj_last');
+      const user = await provisionOwner(t.api, idp, 'proj_last', 'proj_last@example.com', 'First');
       const res = await t.api.as(user.token).delete(`/v1/dashboard/projects/${user.projectId}`).expect(409);
       expect(res.body.error).toMatchObject({ code: 'LAST_PROJECT', param: 'id' });
       await t.api.as(user.token).get(`/v1/dashboard/projects/${user.projectId}`).expect(200);
     });
 
     it('never deletes the last two projects at once', async () => {
-      const user = await signUp(t, idp, 'proj_last_race');
+      const user = await provisionOwner(t.api, idp, 'proj_last_race', 'proj_last_race@example.com', 'First');
       const second = await t.api.as(user.token).post('/v1/dashboard/projects').send({ name: 'Second' }).expect(201);
       const results = await Promise.all(
         [user.projectId, second.body.data.project.id].map((id) => t.api.as(user.token).delete(`/v1/dashboard/projects/${id}`)),
@@ -217,7 +219,7 @@ describe('Dashboard projects', () => {
     });
 
     it('deletes the project with all its data, stops its keys at once and holds its slug 30 days', async () => {
-      const user = await signUp(t, idp, 'proj_delete');
+      const user = await provisionOwner(t.api, idp, 'proj_delete', 'proj_delete@example.com', 'First');
       const made = await t.api.as(user.token).post('/v1/dashboard/projects').send({ name: 'Doomed', slug: 'doomed-app' }).expect(201);
       const { project, secret_key: secretKey } = made.body.data;
       await t.api.as(secretKey).get('/v1/setup-check').expect(200);
@@ -255,7 +257,7 @@ describe('Dashboard projects', () => {
       // Jobs queued for it find nothing and end.
       await t.drainJobs();
 
-      const other = await signUp(t, idp, 'proj_delete_other');
+      const other = await provisionOwner(t.api, idp, 'proj_delete_other', 'proj_delete_other@example.com', 'First');
       const held = await t.api.as(other.token).post('/v1/dashboard/projects').send({ name: 'Taker', slug: 'doomed-app' }).expect(409);
       expect(held.body.error).toMatchObject({ code: 'SLUG_TAKEN', param: 'slug' });
       // The hosted page of a deleted project redirects nowhere.
@@ -266,9 +268,9 @@ describe('Dashboard projects', () => {
     });
 
     it("answers PROJECT_NOT_FOUND for another account's project and leaves it alone", async () => {
-      const owner = await signUp(t, idp, 'proj_del_owner');
+      const owner = await provisionOwner(t.api, idp, 'proj_del_owner', 'proj_del_owner@example.com', 'First');
       await t.api.as(owner.token).post('/v1/dashboard/projects').send({ name: 'Two' }).expect(201);
-      const intruder = await signUp(t, idp, 'proj_del_intruder');
+      const intruder = await provisionOwner(t.api, idp, 'proj_del_intruder', 'proj_del_intruder@example.com', 'First');
       const res = await t.api.as(intruder.token).delete(`/v1/dashboard/projects/${owner.projectId}`).expect(404);
       expect(res.body.error.code).toBe('PROJECT_NOT_FOUND');
       await t.api.as(owner.token).get(`/v1/dashboard/projects/${owner.projectId}`).expect(200);

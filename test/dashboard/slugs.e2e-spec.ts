@@ -1,7 +1,9 @@
 import { seedEntry } from '../support/changelog-seed';
 import { TestIdentityProvider } from '../support/identity-provider';
 import { TestApp } from '../support/test-app';
-import { DAY_MS, signUp } from './dashboard-support';
+import { provisionOwner } from '../support/dashboard-owner';
+
+const DAY_MS = 86_400_000;
 
 describe('PATCH /v1/dashboard/projects/{id}: names, slugs and redirects', () => {
   let idp: TestIdentityProvider;
@@ -21,7 +23,7 @@ describe('PATCH /v1/dashboard/projects/{id}: names, slugs and redirects', () => 
     t.api.as(token).patch(`/v1/dashboard/projects/${id}`).send(body);
 
   it('renames a project and changes its slug; the key cache and the hosted page follow at once', async () => {
-    const user = await signUp(t, idp, 'slug_rename', 'Old Name');
+    const user = await provisionOwner(t.api, idp, 'slug_rename', 'slug_rename@example.com', 'Old Name');
     await t.api.as(user.secretKey).get('/v1/setup-check').expect(200);
     const res = await patch(user.token, user.projectId, { name: 'New Name', slug: 'new-name' }).expect(200);
     expect(res.body.data).toMatchObject({
@@ -38,7 +40,7 @@ describe('PATCH /v1/dashboard/projects/{id}: names, slugs and redirects', () => 
   });
 
   it('refuses malformed slugs with INVALID_SLUG and bad names with VALIDATION_ERROR', async () => {
-    const user = await signUp(t, idp, 'slug_invalid');
+    const user = await provisionOwner(t.api, idp, 'slug_invalid', 'slug_invalid@example.com', 'First');
     for (const slug of ['UPPER', 'under_score', 'sp ace', 'x'.repeat(41), '', 'ünï']) {
       const res = await patch(user.token, user.projectId, { slug }).expect(422);
       expect(res.body.error).toMatchObject({ code: 'INVALID_SLUG', param: 'slug' });
@@ -58,8 +60,8 @@ describe('PATCH /v1/dashboard/projects/{id}: names, slugs and redirects', () => 
   });
 
   it('refuses a slug in use, a reserved one, and one another project released less than 30 days ago with SLUG_TAKEN', async () => {
-    const a = await signUp(t, idp, 'slug_taken_a', 'Alpha Taken');
-    const b = await signUp(t, idp, 'slug_taken_b', 'Beta Taken');
+    const a = await provisionOwner(t.api, idp, 'slug_taken_a', 'slug_taken_a@example.com', 'Alpha Taken');
+    const b = await provisionOwner(t.api, idp, 'slug_taken_b', 'slug_taken_b@example.com', 'Beta Taken');
     const inUse = await patch(b.token, b.projectId, { slug: a.slug }).expect(409);
     expect(inUse.body.error).toMatchObject({ code: 'SLUG_TAKEN', param: 'slug', message: expect.stringContaining('in use') });
     for (const reserved of [
@@ -91,7 +93,7 @@ describe('PATCH /v1/dashboard/projects/{id}: names, slugs and redirects', () => 
   });
 
   it('allows the free first rename, then two changes per 30 days, then 429 with the date and Retry-After', async () => {
-    const user = await signUp(t, idp, 'slug_limit', 'Limited');
+    const user = await provisionOwner(t.api, idp, 'slug_limit', 'slug_limit@example.com', 'Limited');
     await patch(user.token, user.projectId, { slug: 'limited-1' }).expect(200); // free: away from the generated slug
     t.clock.advance(DAY_MS);
     await patch(user.token, user.projectId, { slug: 'limited-2' }).expect(200);
@@ -114,7 +116,7 @@ describe('PATCH /v1/dashboard/projects/{id}: names, slugs and redirects', () => 
   });
 
   it('counts the first rename of a chosen slug, and lets a project take back its own old slug', async () => {
-    const user = await signUp(t, idp, 'slug_chosen');
+    const user = await provisionOwner(t.api, idp, 'slug_chosen', 'slug_chosen@example.com', 'First');
     const made = await t.api.as(user.token).post('/v1/dashboard/projects').send({ name: 'Chosen', slug: 'chosen-one' }).expect(201);
     const id = made.body.data.project.id;
     await patch(user.token, id, { slug: 'chosen-two' }).expect(200);
@@ -126,8 +128,8 @@ describe('PATCH /v1/dashboard/projects/{id}: names, slugs and redirects', () => 
   });
 
   it('lets one of two projects racing for a slug have it', async () => {
-    const a = await signUp(t, idp, 'slug_race_a', 'Race A');
-    const b = await signUp(t, idp, 'slug_race_b', 'Race B');
+    const a = await provisionOwner(t.api, idp, 'slug_race_a', 'slug_race_a@example.com', 'Race A');
+    const b = await provisionOwner(t.api, idp, 'slug_race_b', 'slug_race_b@example.com', 'Race B');
     const results = await Promise.all([
       patch(a.token, a.projectId, { slug: 'contested' }),
       patch(b.token, b.projectId, { slug: 'contested' }),
@@ -136,15 +138,15 @@ describe('PATCH /v1/dashboard/projects/{id}: names, slugs and redirects', () => 
   });
 
   it("answers PROJECT_NOT_FOUND for another account's project", async () => {
-    const owner = await signUp(t, idp, 'slug_owner');
-    const intruder = await signUp(t, idp, 'slug_intruder');
+    const owner = await provisionOwner(t.api, idp, 'slug_owner', 'slug_owner@example.com', 'First');
+    const intruder = await provisionOwner(t.api, idp, 'slug_intruder', 'slug_intruder@example.com', 'First');
     const res = await patch(intruder.token, owner.projectId, { name: 'Mine now' }).expect(404);
     expect(res.body.error).toMatchObject({ code: 'PROJECT_NOT_FOUND', param: 'id' });
   });
 
   describe('old slugs redirect permanently', () => {
     it('from every page, feed and public route that takes a slug, keeping the rest of the address', async () => {
-      const user = await signUp(t, idp, 'slug_redirects', 'Redirecting');
+      const user = await provisionOwner(t.api, idp, 'slug_redirects', 'slug_redirects@example.com', 'Redirecting');
       const entry = await seedEntry(t, user.projectId, { title: 'Shipped' });
       const old = user.slug;
       await patch(user.token, user.projectId, { slug: 'redirected' }).expect(200);
@@ -176,7 +178,7 @@ describe('PATCH /v1/dashboard/projects/{id}: names, slugs and redirects', () => 
     });
 
     it('follows a chain of renames to the current slug, and leaves unknown slugs 404', async () => {
-      const user = await signUp(t, idp, 'slug_chain', 'Chain');
+      const user = await provisionOwner(t.api, idp, 'slug_chain', 'slug_chain@example.com', 'Chain');
       const first = user.slug;
       await patch(user.token, user.projectId, { slug: 'chain-two' }).expect(200);
       await patch(user.token, user.projectId, { slug: 'chain-three' }).expect(200);

@@ -18,8 +18,8 @@ describe('Email templates (dashboard)', () => {
   beforeAll(async () => {
     idp = await TestIdentityProvider.start();
     t = await TestApp.start({ env: idp.env({ DASHBOARD_ORIGINS: 'https://app.launch.test' }) });
-    owner = await provisionOwner(t, idp, 'templates_owner');
-    stranger = await provisionOwner(t, idp, 'templates_stranger');
+    owner = await provisionOwner(t.api, idp, 'templates_owner');
+    stranger = await provisionOwner(t.api, idp, 'templates_stranger');
   });
   afterAll(async () => {
     await t.close();
@@ -77,7 +77,7 @@ describe('Email templates (dashboard)', () => {
 
   describe('PUT /v1/dashboard/email-templates/{name}', () => {
     it('saves the text, which the project then sends instead of the default', async () => {
-      const who = await provisionOwner(t, idp, 'templates_sender');
+      const who = await provisionOwner(t.api, idp, 'templates_sender');
       const saved = await as(who).put('/v1/dashboard/email-templates/waitlist_confirmation').send(CUSTOM).expect(200);
       expect(saved.body.data).toMatchObject({ ...CUSTOM, customized: true, updated_at: expect.any(String) });
       expect((await as(who).get('/v1/dashboard/email-templates/waitlist_confirmation').expect(200)).body.data).toMatchObject(CUSTOM);
@@ -96,7 +96,7 @@ describe('Email templates (dashboard)', () => {
     });
 
     it('is used for the changelog subscriber confirmation too, with the values escaped in the HTML', async () => {
-      const who = await provisionOwner(t, idp, 'templates_changelog');
+      const who = await provisionOwner(t.api, idp, 'templates_changelog');
       await as(who)
         .put('/v1/dashboard/email-templates/changelog_subscriber_confirmation')
         .send({ subject: 'Follow <{{project_name}}>?', body: 'Yes: {{confirm_url}}\nNo: {{unsubscribe_url}}' })
@@ -146,7 +146,7 @@ describe('Email templates (dashboard)', () => {
 
   describe('DELETE /v1/dashboard/email-templates/{name}', () => {
     it('resets to the default, which is sent again', async () => {
-      const who = await provisionOwner(t, idp, 'templates_reset');
+      const who = await provisionOwner(t.api, idp, 'templates_reset');
       await as(who).put('/v1/dashboard/email-templates/waitlist_confirmation').send(CUSTOM).expect(200);
       const res = await as(who).delete('/v1/dashboard/email-templates/waitlist_confirmation').expect(200);
       expect(res.body.data).toMatchObject({

@@ -30,7 +30,7 @@ describe('hostile emails and URLs', () => {
     idp = await TestIdentityProvider.start();
     // Billing configured; its provider is never reached, since every request here is refused first.
     t = await TestApp.start({ env: idp.env({ ...FAKE_STRIPE_SECRETS, STRIPE_API_URL: 'http://127.0.0.1:9' }) });
-    owner = await provisionOwner(t, idp, 'hostile-input-owner');
+    owner = await provisionOwner(t.api, idp, 'hostile-input-owner');
     await t.get(ProjectsService).setPlan(owner.projectId, 'builder');
   });
   afterAll(async () => {

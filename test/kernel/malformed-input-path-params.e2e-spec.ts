@@ -64,7 +64,7 @@ describe('path parameters on every route', () => {
   beforeAll(async () => {
     idp = await TestIdentityProvider.start();
     t = await TestApp.start({ env: idp.env({ CUSTOM_DOMAIN_CNAME_TARGET: 'domains.launch.test' }) });
-    owner = await provisionOwner(t, idp, 'path-params-owner');
+    owner = await provisionOwner(t.api, idp, 'path-params-owner');
     // Builder: the plan gate of a route (after-reading) answers before its parameters are read.
     await t.get(ProjectsService).setPlan(owner.projectId, 'builder');
     slug = (await t.get(ProjectsService).findById(owner.projectId))!.slug;

@@ -212,7 +212,7 @@ interface Seeds {
 }
 
 async function seed(t: TestApp, idp: TestIdentityProvider): Promise<Seeds> {
-  const owner = await provisionOwner(t, idp, 'fuzz-owner', 'owner@fuzz.test');
+  const owner = await provisionOwner(t.api, idp, 'fuzz-owner', 'owner@fuzz.test');
   const project = await t.get(ProjectsService).setPlan(owner.projectId, 'builder');
   const api = t.api.as(owner.secretKey);
   const dashboard = t.api.as(owner.token);

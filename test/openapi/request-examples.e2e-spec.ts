@@ -122,7 +122,7 @@ describe('request body examples in openapi/openapi.json', () => {
       const fixture = REQUEST_EXAMPLE_FIXTURES[operationId];
       if (!fixture) throw new Error(`${operationId}: add a row to request-example-fixtures.ts (or a reason to NOT_RUNNABLE)`);
       owners += 1;
-      const owner = await provisionOwner(t, idp, `owner-${owners}`);
+      const owner = await provisionOwner(t.api, idp, `owner-${owners}`);
       await t.get(ProjectsService).setPlan(owner.projectId, fixture.plan ?? 'builder');
       const context: ExampleContext = { t, owner, idp, example: example.name };
       const values: Record<string, string> = { ...(await fixture.prepare?.(context)) };

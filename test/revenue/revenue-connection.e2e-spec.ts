@@ -117,7 +117,7 @@ describe('Revenue connection', () => {
     });
 
     it('allows one connection per account on Indie and one per project on Builder', async () => {
-      const owner = await provisionOwner(t, idp, 'revenue_owner');
+      const owner = await provisionOwner(t.api, idp, 'revenue_owner');
       const second = (await t.api.as(owner.token).post('/v1/dashboard/projects').send({ name: 'Second' }).expect(201)).body.data.project
         .id as string;
       await t.get(ProjectsService).setPlan(owner.projectId, 'indie');

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { heartbeatPath } from '../../src/infra/queue/worker-heartbeat';
-import { ApiClient } from '../support/api-client';
-import { ensureBuild, freePort, runCli } from '../support/server-process';
-import { TcpProxy, startTcpProxy } from '../support/tcp-proxy';
-import { createTestDatabase, databaseUrl, withAdminClient } from '../support/test-database';
+import { ApiClient } from './api-client';
+import { ensureBuild, freePort, runCli } from './server-process';
+import { TcpProxy, startTcpProxy } from './tcp-proxy';
+import { createTestDatabase, databaseUrl, withAdminClient } from './test-database';
 
 /**
  * Several API processes (`WORKERS=off`) and job workers (`dist/worker.js`) from the build of this
