@@ -32,3 +32,20 @@ export async function deleteAnswersNamingPerson(em: EntityManager, person: Perso
   )) as [unknown, number];
   return deleted;
 }
+
+/**
+ * The lock of the hourly purge: one bigint key (two-part claim locks live in another key space). A
+ * worker that finds it held skips the hour's run, so the purge runs in one process at a time
+ * whatever the number of workers, and two never contend for the same rows.
+ */
+export const PURGE_LOCK_NAME = 'idempotency-retention';
+
+/** Deletes the answers expired at `now`; null when another process holds the purge lock. */
+export async function purgeExpiredAnswers(em: EntityManager, now: Date): Promise<number | null> {
+  const [{ locked }]: { locked: boolean }[] = await em.query(`SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked`, [
+    PURGE_LOCK_NAME,
+  ]);
+  if (!locked) return null;
+  const [, deleted] = (await em.query(`DELETE FROM idempotency_records WHERE expires_at <= $1`, [now])) as [unknown, number];
+  return deleted;
+}

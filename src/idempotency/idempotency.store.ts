@@ -1,12 +1,12 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { WireAnswer } from '../common/http/request-context';
 import { Database } from '../infra/database/database';
 import { ErasureRegistry } from '../infra/erasure/erasure-registry';
-import { IdempotencyRecordEntity } from './entities/idempotency-record.entity';
-import { deleteAnswersNamingPerson } from './idempotency.queries';
+import { deleteAnswersNamingPerson, purgeExpiredAnswers } from './idempotency.queries';
 
 export interface StoredAnswer {
   requestHash: string;
@@ -34,7 +34,10 @@ export const IDEMPOTENCY_LOCK_SPACE = 0x1de4;
  */
 @Injectable()
 export class IdempotencyStore implements OnModuleInit {
+  private readonly logger = new Logger(IdempotencyStore.name);
+
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly erasure: ErasureRegistry,
@@ -97,14 +100,19 @@ export class IdempotencyStore implements OnModuleInit {
     );
   }
 
+  /** Hourly, in worker processes only (an API-only process leaves it to them), one at a time. */
   @Cron(CronExpression.EVERY_HOUR, { name: 'idempotency-retention' })
-  async purgeExpired(): Promise<number> {
-    const result = await this.db.manager
-      .createQueryBuilder()
-      .delete()
-      .from(IdempotencyRecordEntity)
-      .where('expires_at <= :now', { now: this.clock.now() })
-      .execute();
-    return result.affected ?? 0;
+  async purgeHourly(): Promise<void> {
+    if (!this.config.workers) return;
+    try {
+      await this.purgeExpired();
+    } catch (error) {
+      this.logger.warn(`Idempotency retention failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** Deletes the expired answers; null when another process's purge is running. */
+  purgeExpired(): Promise<number | null> {
+    return this.db.transaction((em) => purgeExpiredAnswers(em, this.clock.now()));
   }
 }

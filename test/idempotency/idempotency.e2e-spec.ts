@@ -1,6 +1,7 @@
 import { ContactEntity } from '../../src/contacts/entities/contact.entity';
 import { IdempotencyRecordEntity } from '../../src/idempotency/entities/idempotency-record.entity';
 import { IdempotencyStore } from '../../src/idempotency/idempotency.store';
+import { PURGE_LOCK_NAME } from '../../src/idempotency/idempotency.queries';
 import { WaitlistSignupEntity } from '../../src/waitlist/entities/waitlist-signup.entity';
 import { ProbeController, ProbeModule } from '../support/probe.module';
 import { SeededProject, TestApp } from '../support/test-app';
@@ -181,6 +182,24 @@ describe('Idempotency-Key', () => {
       await post('crash-1', { name: 'x', fail_with: 'crash' }).expect(500);
       expect(ProbeController.executions - before).toBe(2);
       expect(await t.db.manager.countBy(IdempotencyRecordEntity, { key: 'crash-1' })).toBe(0);
+    });
+
+    (process.env.DATABASE_URL ? it : it.skip)('purges in one process at a time: a run that finds the purge under way skips', async () => {
+      await post('purged-once', { name: 'x' }).expect(201);
+      t.clock.advance(24 * 3_600_000 + 1_000);
+      const other = t.db.dataSource.createQueryRunner();
+      try {
+        await other.startTransaction();
+        await other.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [PURGE_LOCK_NAME]);
+        expect(await t.get(IdempotencyStore).purgeExpired()).toBeNull();
+        expect(await t.db.manager.countBy(IdempotencyRecordEntity, { key: 'purged-once' })).toBe(1);
+        await other.commitTransaction();
+        expect(await t.get(IdempotencyStore).purgeExpired()).toBeGreaterThanOrEqual(1);
+        expect(await t.db.manager.countBy(IdempotencyRecordEntity, { key: 'purged-once' })).toBe(0);
+      } finally {
+        await other.release();
+        t.clock.reset();
+      }
     });
 
     it('forgets keys after 24 hours', async () => {
