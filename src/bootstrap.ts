@@ -5,7 +5,7 @@ import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { answerClientErrors } from './common/http/client-error';
 import { configureHttp } from './common/http/configure-http';
-import { EnvelopeExpressAdapter } from './common/http/envelope';
+import { EnvelopeExpressAdapter } from './common/fast-paths/envelope-reply';
 import { LogSettings, PinoNestLogger, createRootLogger } from './common/logging/logger';
 import { AppConfig, ConfigError, LogLevel, loadConfig, logFormatOf, withDatabaseUrl } from './config/app-config';
 import { guardCustomDomains } from './custom-domains/custom-domain-gate';

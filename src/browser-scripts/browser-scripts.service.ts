@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { createHash } from 'node:crypto';
 import { ApiError } from '../common/errors/api-error';
 import { RawReply } from '../common/http/reply';
-import { JSON_CONTENT_TYPE } from '../common/http/write-json';
+import { JSON_CONTENT_TYPE } from '../common/fast-paths/json-writer';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { RUNNING_FROM_SOURCES, bundleFromSources, readBuiltBundles } from './bundle-source';
 import type { BrowserScriptsDto } from './dto/browser-scripts.dto';

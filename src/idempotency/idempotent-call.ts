@@ -5,7 +5,7 @@ import { StoredResponse } from '../common/http/error-response';
 import { toSuccessEnvelope } from '../common/http/envelope';
 import { WithStatus } from '../common/http/reply';
 import { CommittedAnswerSource, REQUEST_ID_HEADER, WireAnswer } from '../common/http/request-context';
-import { JSON_CONTENT_TYPE } from '../common/http/write-json';
+import { JSON_CONTENT_TYPE } from '../common/fast-paths/json-writer';
 import { afterCommit } from '../infra/database/database';
 import { IDEMPOTENCY_HEADER } from './idempotency-key';
 import { IdempotencyStore, StoredAnswer } from './idempotency.store';

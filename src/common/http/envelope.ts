@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
-import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
-import { Paged, RawReply, Versioned, WithMeta, WithStatus } from './reply';
-import { committedAnswerOf, writeWireAnswer } from './request-context';
+import { Paged, RawReply, WithMeta, WithStatus } from './reply';
 import { documentSecurityHeaders } from './security-headers';
-import { writeJson } from './write-json';
 
 export interface SuccessEnvelope {
   data: unknown;
@@ -54,28 +51,4 @@ export function writeRawReply(response: Response, reply: RawReply, statusCode?: 
   else response.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
   for (const [name, value] of Object.entries(reply.headers)) response.setHeader(name, value);
   return response.send(reply.body);
-}
-
-/**
- * The one writer of the success envelope: where Nest hands a handler's result to Express. (Not an
- * interceptor: Nest runs a route's interceptors through rxjs and binds an AsyncResource per call,
- * which cost more per request than everything else the envelope needs; routes without interceptors
- * skip that machinery entirely.) A `RawReply` (HTML pages, feeds, scripts) is written as it is.
- * On a request with an Idempotency-Key, the answer recorded in the effect's transaction is written
- * instead, so the first answer and every replay are the same bytes (request-context.ts).
- */
-export class EnvelopeExpressAdapter extends ExpressAdapter {
-  override reply(response: Response, body: unknown, statusCode?: number): unknown {
-    if (body instanceof RawReply) return writeRawReply(response, body, statusCode);
-    const committed = committedAnswerOf(response.req as Request);
-    if (committed) return writeWireAnswer(response, committed);
-    if (body instanceof WithStatus) return writeJson(response, body.status, toSuccessEnvelope(body.data));
-    if (body instanceof Versioned) {
-      response.setHeader('ETag', body.tag);
-      if (body.body !== null) return writeJson(response, statusCode ?? response.statusCode, toSuccessEnvelope(body.body));
-      response.statusCode = 304;
-      return response.end();
-    }
-    return writeJson(response, statusCode ?? response.statusCode, toSuccessEnvelope(body));
-  }
 }

@@ -6,7 +6,7 @@ import { committedAnswerOf, REQUEST_ID_HEADER, requestIdOf, writeWireAnswer } fr
 import { StoredResponse, toErrorResponse } from './error-response';
 import { PermanentRedirect, redirectLocation } from './permanent-redirect';
 import { RawReply } from './reply';
-import { writeJson } from './write-json';
+import { writeJson } from '../fast-paths/json-writer';
 
 /** The one writer of the failure envelope, for every error: ours, validation, parsing, routing, unknown. */
 @Catch()

@@ -1,6 +1,6 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ApiError } from '../errors/api-error';
-import { cacheValidationMetadata } from './validation-metadata-cache';
+import { cacheValidationMetadata } from '../fast-paths/validation-metadata-cache';
 
 interface FirstFailure {
   path: string;

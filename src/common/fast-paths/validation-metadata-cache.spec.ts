@@ -39,4 +39,28 @@ describe('cacheValidationMetadata', () => {
     const grouped = storage.getTargetValidationMetadatas(ChildBody, '', false, false, ['admin']);
     expect(grouped).not.toBe(storage.getTargetValidationMetadatas(ChildBody, '', false, false, ['admin']));
   });
+
+  // The contract with class-validator: if an upgrade stopped asking this method, or asked it with
+  // other arguments, the cache would silently stop working; this fails instead.
+  it("is what class-validator's validate asks, once per validation, with the class and its options", () => {
+    const storage = getMetadataStorage();
+    const patched = storage.getTargetValidationMetadatas;
+    const asked: unknown[][] = [];
+    storage.getTargetValidationMetadatas = (...args) => {
+      asked.push(args);
+      return patched(...args);
+    };
+    try {
+      failingFields(Object.assign(new ChildBody(), { name: 'a', count: 2 }));
+    } finally {
+      storage.getTargetValidationMetadatas = patched;
+    }
+    expect(asked).toHaveLength(1);
+    const [target, schema, always, strictGroups, groups] = asked[0];
+    expect(target).toBe(ChildBody);
+    expect(schema === undefined || schema === '').toBe(true);
+    expect(typeof always).toBe('boolean');
+    expect(typeof strictGroups).toBe('boolean');
+    expect(groups === undefined || (Array.isArray(groups) && groups.length === 0)).toBe(true);
+  });
 });

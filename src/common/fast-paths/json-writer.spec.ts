@@ -1,6 +1,6 @@
 import express from 'express';
 import request from 'supertest';
-import { writeJson } from './write-json';
+import { writeJson } from './json-writer';
 
 const payload = { data: { name: 'Ünïcode 😀', items: [1, 2, 3], nothing: null }, error: null };
 
