@@ -21,7 +21,7 @@ import { PageInteractionsService } from './public/page-interactions.service';
 import { PublicChangelogController } from './public/public-changelog.controller';
 import { PublicChangelogCache } from './public/public-changelog.cache';
 import { PublicChangelogService } from './public/public-changelog.service';
-import { ChangelogReactionSet } from './reaction-set.service';
+import { ChangelogReactionSet } from './settings/reaction-set.service';
 import { ChangelogSettingsController } from './settings/changelog-settings.controller';
 import { ChangelogSettingsService } from './settings/changelog-settings.service';
 import { DashboardSubscribersController } from './subscribers/dashboard-subscribers.controller';

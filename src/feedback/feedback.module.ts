@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ContactsModule } from '../contacts/contacts.module';
-import { PublishedChangelogEntries } from '../changelog/published-entries.service';
+import { PublishedChangelogEntries } from '../changelog/entries/published-entries.service';
 import { ChangelogEntryCheck } from './changelog-entry-check.service';
 import { FeedbackController } from './feedback.controller';
 import { FeedbackService } from './feedback.service';

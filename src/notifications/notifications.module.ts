@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ChangelogReactionSet } from '../changelog/reaction-set.service';
+import { ChangelogReactionSet } from '../changelog/settings/reaction-set.service';
 import { ContactsModule } from '../contacts/contacts.module';
 import { BellReadsLimit } from './bell/bell-reads.limit';
 import { BellController } from './bell/bell.controller';

@@ -1,4 +1,4 @@
-import type { SegmentRule } from '../../src/changelog/entry-fields';
+import type { SegmentRule } from '../../src/changelog/shared/segment-rule';
 import { TestApp } from '../support/test-app';
 
 /**

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { ProjectEntity } from '../../projects/entities/project.entity';
-import type { SegmentRule } from '../entry-fields';
+import type { SegmentRule } from '../shared/segment-rule';
 
 export const ENTRY_STATUSES = ['draft', 'published', 'scheduled', 'archived'] as const;
 export type EntryStatus = (typeof ENTRY_STATUSES)[number];

@@ -1,5 +1,5 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import type { ReactionName } from '../settings/reaction-set';
+import type { ReactionName } from '../shared/reaction-set';
 import { ChangelogEntryEntity } from './changelog-entry.entity';
 
 /**

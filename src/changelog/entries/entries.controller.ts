@@ -10,10 +10,11 @@ import { CurrentIdempotency } from '../../idempotency/idempotency-claims';
 import type { IdempotentCall } from '../../idempotency/idempotent-call';
 import { Idempotent } from '../../idempotency/idempotent.decorator';
 import type { ProjectRef } from '../../projects/project-ref';
-import { CreateEntryDto } from '../dto/create-entry.dto';
-import { DeletedDto, EntryDto, EntryOptionsDto } from '../dto/entry.dto';
-import { ListEntriesQueryDto } from '../dto/list-entries-query.dto';
-import { UpdateEntryDto } from '../dto/update-entry.dto';
+import { CreateEntryDto } from './dto/create-entry.dto';
+import { DeletedDto } from '../shared/dto/deleted.dto';
+import { EntryDto, EntryOptionsDto } from './dto/entry.dto';
+import { ListEntriesQueryDto } from './dto/list-entries-query.dto';
+import { UpdateEntryDto } from './dto/update-entry.dto';
 import { EntriesService } from './entries.service';
 import { EntryLifecycleService } from './entry-lifecycle.service';
 

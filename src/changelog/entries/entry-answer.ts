@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { WithMeta } from '../../common/http/reply';
-import { type EntryDto, toEntryDto, toEntryOptionsDto } from '../dto/entry.dto';
+import { type EntryDto, toEntryDto, toEntryOptionsDto } from './dto/entry.dto';
 import type { ChangelogEntryEntity } from '../entities/changelog-entry.entity';
 import { labelSlugsOf } from './entries.queries';
 

@@ -2,7 +2,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { findUnsafeMarkdownLinks, unsafeUrlReason } from '../../common/markdown/markdown-links';
 import { codePointLength } from '../../common/validation/char-length';
 import type { AnnouncementStyle, EntryAudience, EntryCategory, EntryStatus } from '../entities/changelog-entry.entity';
-import { MAX_SEGMENT_RULES, type SegmentCondition, type SegmentRule } from '../entry-fields';
+import { MAX_SEGMENT_RULES, type SegmentCondition, type SegmentRule } from '../shared/segment-rule';
 
 /**
  * The field rules of a changelog entry (spec: Changelog entry input, Segment rule, Limits), as pure

@@ -6,7 +6,7 @@ import { WithMeta } from '../../common/http/reply';
 import { isId } from '../../common/ids/ids';
 import { Database } from '../../infra/database/database';
 import type { ProjectRef } from '../../projects/project-ref';
-import type { EntryDto } from '../dto/entry.dto';
+import type { EntryDto } from './dto/entry.dto';
 import { ChangelogEntryEntity } from '../entities/changelog-entry.entity';
 import { lockProject } from '../../projects/project-lock';
 import { findEntryForUpdate } from './entries.queries';

@@ -14,7 +14,7 @@ import { OnJob } from '../../infra/queue/on-job.decorator';
 import { PlanUsage } from '../../projects/plan-usage';
 import { planLimit } from '../../projects/plans';
 import type { ProjectRef } from '../../projects/project-ref';
-import { entryPublicUrl } from '../changelog-links';
+import { entryPublicUrl } from '../shared/changelog-links';
 import { ChangelogEntryEntity } from '../entities/changelog-entry.entity';
 import { ChangelogPublicationEntity } from '../entities/changelog-publication.entity';
 import { SubscriberMailings } from '../subscribers/subscriber-mailings';

@@ -4,7 +4,7 @@ import { escapeHtml } from '../../common/html/html-page';
 import { renderMarkdown } from '../../common/markdown/markdown-render';
 import { strongEtag } from './cacheable-reply';
 import { safeCoverUrl, safeCtaUrl } from './changelog-pages';
-import { containsPattern } from '../public-set';
+import { containsPattern } from '../shared/public-set';
 
 describe('hosted changelog helpers', () => {
   it('show a cover image only from https', () => {

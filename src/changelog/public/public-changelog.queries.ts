@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { IX_ENTRIES_PUBLIC } from '../entities/changelog-entry.entity';
 import type { EntryCategory } from '../entities/changelog-entry.entity';
 import type { LabelColour } from '../entities/changelog-label.entity';
-import { containsPattern, publicEntryCondition } from '../public-set';
+import { containsPattern, publicEntryCondition } from '../shared/public-set';
 
 /**
  * The public set of a project (spec: Public changelog entry; issue 9 item 6): published,

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../config/app-config';
-import { entryPublicUrl } from '../changelog-links';
+import { entryPublicUrl } from '../shared/changelog-links';
 import { FEED_FORMATS, type FeedLinks } from './changelog-feeds';
 import type { PageLinks } from './changelog-pages';
 

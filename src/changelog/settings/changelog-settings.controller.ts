@@ -4,7 +4,7 @@ import { CurrentProject } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
 import { Auth } from '../../common/http/route-policy';
 import type { ProjectRef } from '../../projects/project-ref';
-import { ChangelogSettingsDto, UpdateChangelogSettingsDto } from '../dto/changelog-settings.dto';
+import { ChangelogSettingsDto, UpdateChangelogSettingsDto } from './dto/changelog-settings.dto';
 import { ChangelogSettingsService } from './changelog-settings.service';
 
 @ApiTags('Changelog')

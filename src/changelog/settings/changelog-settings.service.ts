@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock';
 import { Database } from '../../infra/database/database';
 import type { ProjectRef } from '../../projects/project-ref';
-import { ChangelogSettingsDto, UpdateChangelogSettingsDto } from '../dto/changelog-settings.dto';
-import { ChangelogReactionSet } from '../reaction-set.service';
+import { ChangelogSettingsDto, UpdateChangelogSettingsDto } from './dto/changelog-settings.dto';
+import { ChangelogReactionSet } from './reaction-set.service';
 
 /**
  * Changelog settings (spec: Reaction set, `PATCH /v1/changelog/settings`; the GET is ours). Stored

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { EntryStatus } from '../entities/changelog-entry.entity';
-import type { ReactionName } from '../settings/reaction-set';
+import type { ReactionName } from '../shared/reaction-set';
 
 export interface EntryStatsRow {
   id: string;

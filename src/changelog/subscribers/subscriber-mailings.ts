@@ -10,7 +10,7 @@ import type { DueRowJob } from '../../infra/queue/job-catalog';
 import { OnJob } from '../../infra/queue/on-job.decorator';
 import type { ProjectRef } from '../../projects/project-ref';
 import { ProjectsService } from '../../projects/projects.service';
-import { entryPublicUrl } from '../changelog-links';
+import { entryPublicUrl } from '../shared/changelog-links';
 import { ChangelogEntryEntity } from '../entities/changelog-entry.entity';
 import { ChangelogMailingEntity } from '../entities/changelog-mailing.entity';
 import { mailingSkipReason } from './mailing-rules';

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { ReactionName } from '../settings/reaction-set';
+import type { ReactionName } from '../shared/reaction-set';
 
 /** The person's reaction to the entry, row-locked until the transaction ends; null when they hold none. */
 export async function lockReaction(em: EntityManager, entryId: string, reactor: string): Promise<ReactionName | null> {

@@ -2,8 +2,8 @@ import type { EntityManager } from 'typeorm';
 import type { StatementRunner } from '../../infra/database/database';
 import type { AnnouncementStyle, EntryAudience, EntryCategory } from '../entities/changelog-entry.entity';
 import type { LabelColour } from '../entities/changelog-label.entity';
-import { containsPattern, readerEntryCondition } from '../public-set';
-import { type ReactionName, reactionSetOf } from '../settings/reaction-set';
+import { containsPattern, readerEntryCondition } from '../shared/public-set';
+import { type ReactionName, reactionSetOf } from '../shared/reaction-set';
 
 /** Who reads, as the statements need it: a verified user id, and the reaction owner key. */
 export interface ReaderKeys {

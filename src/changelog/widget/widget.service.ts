@@ -8,10 +8,10 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Database } from '../../infra/database/database';
 import { planAllows } from '../../projects/plans';
 import type { ProjectRef } from '../../projects/project-ref';
-import { entryPublicUrl } from '../changelog-links';
+import { entryPublicUrl } from '../shared/changelog-links';
 import { EngagementCaps } from '../engagement/engagement-caps';
 import { EngagementRecorder } from '../engagement/engagement-recorder';
-import type { ReactionName } from '../settings/reaction-set';
+import type { ReactionName } from '../shared/reaction-set';
 import { type EntryPresentation, toWidgetAnnouncementDto, toWidgetEntryDto } from './dto/widget-mappers';
 import type { WidgetAnnouncementAnswerDto, WidgetEntriesDto, WidgetRecordedDto, WidgetUnseenDto } from './dto/widget.dto';
 import {

@@ -1,11 +1,11 @@
 import { CreateDraftDto } from '../../changelog/drafts/dto/create-draft.dto';
 import { DraftDto } from '../../changelog/drafts/dto/draft.dto';
 import { DraftsService } from '../../changelog/drafts/drafts.service';
-import { CreateEntryDto } from '../../changelog/dto/create-entry.dto';
-import { EntryDto } from '../../changelog/dto/entry.dto';
-import { LabelDto } from '../../changelog/dto/label.dto';
-import { ListEntriesQueryDto } from '../../changelog/dto/list-entries-query.dto';
-import { UpdateEntryDto } from '../../changelog/dto/update-entry.dto';
+import { CreateEntryDto } from '../../changelog/entries/dto/create-entry.dto';
+import { EntryDto } from '../../changelog/entries/dto/entry.dto';
+import { LabelDto } from '../../changelog/labels/dto/label.dto';
+import { ListEntriesQueryDto } from '../../changelog/entries/dto/list-entries-query.dto';
+import { UpdateEntryDto } from '../../changelog/entries/dto/update-entry.dto';
 import { EntriesService } from '../../changelog/entries/entries.service';
 import { EntryLifecycleService } from '../../changelog/entries/entry-lifecycle.service';
 import { EntryStatsDto, LatestStatsQueryDto } from '../../changelog/stats/dto/entry-stats.dto';

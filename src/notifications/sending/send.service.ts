@@ -1,7 +1,7 @@
 import { countBellUsers } from '../bell/bell.queries';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { ChangelogReactionSet } from '../../changelog/reaction-set.service';
+import { ChangelogReactionSet } from '../../changelog/settings/reaction-set.service';
 import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { WithMeta } from '../../common/http/reply';

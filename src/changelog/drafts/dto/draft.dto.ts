@@ -2,7 +2,7 @@ import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagge
 import { ApiNullableRef } from '../../../common/http/api-docs';
 import { WithStatus } from '../../../common/http/reply';
 import { ENTRY_CATEGORIES, type EntryCategory } from '../../entities/changelog-entry.entity';
-import { EntryDto } from '../../dto/entry.dto';
+import { EntryDto } from '../../entries/dto/entry.dto';
 import { DRAFT_SECTIONS, SECTION_TITLES, type DraftItem, type SortedCommits } from '../commit-sorter';
 
 export class DraftItemDto {

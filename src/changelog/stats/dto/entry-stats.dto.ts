@@ -3,7 +3,7 @@ import { ApiNullableRef } from '../../../common/http/api-docs';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ENTRY_STATUSES, type EntryStatus } from '../../entities/changelog-entry.entity';
-import type { ReactionName } from '../../settings/reaction-set';
+import type { ReactionName } from '../../shared/reaction-set';
 
 export const STATS_MAX_LIMIT = 50;
 export const STATS_DEFAULT_LIMIT = 10;

@@ -1,4 +1,4 @@
-import type { ReactionName } from '../../settings/reaction-set';
+import type { ReactionName } from '../../shared/reaction-set';
 import type { WidgetEntryRow } from '../widget.queries';
 import type { WidgetAnnouncementDto, WidgetEntryDto } from './widget.dto';
 

@@ -2,7 +2,7 @@ import { ApiExtraModels, ApiProperty } from '@nestjs/swagger';
 import { ApiNullableRef } from '../../../common/http/api-docs';
 import { ANNOUNCEMENT_STYLES, type AnnouncementStyle, ENTRY_CATEGORIES, type EntryCategory } from '../../entities/changelog-entry.entity';
 import { LABEL_COLOURS, type LabelColour } from '../../entities/changelog-label.entity';
-import { REACTION_NAMES, type ReactionName } from '../../settings/reaction-set';
+import { REACTION_NAMES, type ReactionName } from '../../shared/reaction-set';
 
 const REACTION_COUNTS_SCHEMA = {
   type: 'object',

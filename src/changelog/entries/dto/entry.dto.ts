@@ -8,9 +8,9 @@ import {
   type EntryAudience,
   type EntryCategory,
   type EntryStatus,
-} from '../entities/changelog-entry.entity';
-import type { ChangelogEntryEntity } from '../entities/changelog-entry.entity';
-import type { SegmentRule } from '../entry-fields';
+} from '../../entities/changelog-entry.entity';
+import type { ChangelogEntryEntity } from '../../entities/changelog-entry.entity';
+import type { SegmentRule } from '../../shared/segment-rule';
 import { SEGMENT_SCHEMA } from './entry-fields-input.dto';
 
 /** The owner view of an entry (spec: Changelog entry (owner view)): exactly these 12 fields. */
@@ -112,15 +112,6 @@ export class EntryOptionsDto {
 
   @ApiProperty({ example: true })
   notify_chat: boolean;
-}
-
-/** `{id, deleted: true}`: the answer of a DELETE. */
-export class DeletedDto {
-  @ApiProperty({ example: 'ce_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' })
-  id: string;
-
-  @ApiProperty({ enum: [true], example: true })
-  deleted: true;
 }
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);

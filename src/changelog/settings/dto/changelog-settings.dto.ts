@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsIn } from 'class-validator';
-import { MAX_REACTION_SET, REACTION_NAMES, type ReactionName } from '../settings/reaction-set';
+import { MAX_REACTION_SET, REACTION_NAMES, type ReactionName } from '../../shared/reaction-set';
 
 const REACTION_SET_DOC = {
   type: 'array',

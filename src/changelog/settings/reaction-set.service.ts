@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { type ReactionName, reactionSetOf } from './settings/reaction-set';
+import { type ReactionName, reactionSetOf } from '../shared/reaction-set';
 
 /**
  * The project's changelog reaction set (spec: Reaction set), for other features: notifications

@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { PageQueryDto } from '../../common/http/page-query.dto';
-import { CharLength } from '../../common/validation/char-length';
-import { ENTRY_CATEGORIES, ENTRY_STATUSES, type EntryCategory, type EntryStatus } from '../entities/changelog-entry.entity';
+import { PageQueryDto } from '../../../common/http/page-query.dto';
+import { CharLength } from '../../../common/validation/char-length';
+import { ENTRY_CATEGORIES, ENTRY_STATUSES, type EntryCategory, type EntryStatus } from '../../entities/changelog-entry.entity';
 
 /** Filters of `GET /v1/changelog/entries`; they combine with AND. */
 export class ListEntriesQueryDto extends PageQueryDto {

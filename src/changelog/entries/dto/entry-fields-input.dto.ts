@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsOptional, ValidateNested } from 'class-validator';
-import { CharLength } from '../../common/validation/char-length';
-import { IsDateTime } from '../../common/validation/date-time';
-import { ANNOUNCEMENT_STYLES, type AnnouncementStyle, ENTRY_AUDIENCES, type EntryAudience } from '../entities/changelog-entry.entity';
-import { ENTRY_LIMITS } from '../entries/entry-input';
+import { CharLength } from '../../../common/validation/char-length';
+import { IsDateTime } from '../../../common/validation/date-time';
+import { ANNOUNCEMENT_STYLES, type AnnouncementStyle, ENTRY_AUDIENCES, type EntryAudience } from '../../entities/changelog-entry.entity';
+import { ENTRY_LIMITS } from '../entry-input';
 
 /** `{style, until}`: the entry is announced (modal, banner or toast) until that time. */
 export class AnnouncementInputDto {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { ChangelogEntryCheck } from '../feedback/changelog-entry-check.service';
-import { isPublishedEntry } from './entries/entries.queries';
+import { ChangelogEntryCheck } from '../../feedback/changelog-entry-check.service';
+import { isPublishedEntry } from './entries.queries';
 
 /**
  * The changelog's answer to feedback's ChangelogEntryCheck port: a published entry of the project,

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, Matches } from 'class-validator';
-import { CharLength } from '../../common/validation/char-length';
-import { LABEL_COLOURS, type LabelColour, type ChangelogLabelEntity } from '../entities/changelog-label.entity';
-import { LABEL_SLUG_PATTERN } from '../labels/label-slug';
+import { CharLength } from '../../../common/validation/char-length';
+import { LABEL_COLOURS, type LabelColour, type ChangelogLabelEntity } from '../../entities/changelog-label.entity';
+import { LABEL_SLUG_PATTERN } from '../label-slug';
 
 /** A label (spec: Label: name, slug, colour; plus its id and creation time). */
 export class LabelDto {
