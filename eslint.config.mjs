@@ -71,13 +71,14 @@ const boundaries = [
   ...FEATURES.flatMap((layer) =>
     forbid(layer, SHELL, 'Features do not import the CLI.', (depth) => [
       {
-        // Another feature's module, services and API shapes only: `../contacts/contacts.service`, `../contacts/dto/contact.dto`.
+        // Another feature's module, services and API shapes only: `../contacts/contacts.service`, `../contacts/dto/contact.dto`,
+        // or those of one of its sub-modules (`../changelog/entries/entries.service`, `../changelog/entries/dto/entry.dto`).
         // mcp/ is a second surface over the controllers' use cases: it reaches the same services and
         // DTOs where they live (use-case folders included), never entities, queries or helpers.
         regex:
           layer === 'mcp'
             ? `^${up(depth)}${anyOf(FEATURES.filter((other) => other !== layer))}/(?!(([^/]+/)*[^/]+\\.(module|service)|([^/]+/)*dto/[^/]+)$)`
-            : `^${up(depth)}${anyOf(FEATURES.filter((other) => other !== layer))}/(?!([^/]+\\.(module|service)|dto/[^/]+)$)`,
+            : `^${up(depth)}${anyOf(FEATURES.filter((other) => other !== layer))}/(?!(([^/]+/)?[^/]+\\.(module|service)|([^/]+/)?dto/[^/]+)$)`,
         message: 'Reach another feature through its module, its services or its DTOs, never its internals (entities, queries, helpers).',
       },
     ]),

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { EngagementCaps } from './engagement-caps';
+import { EngagementFlusher } from './engagement-flusher';
+import { EngagementRecorder } from './engagement-recorder';
+import { EngagementRedisBuffer } from './engagement-redis-buffer';
+
+/**
+ * Views, clicks and reads of changelog entries, as the hosted page and the widget report them: the
+ * per-address caps, the buffered recorder and the flush of its batches into the counts. Its own
+ * module, below both surfaces, because both record through it.
+ */
+@Module({
+  providers: [EngagementCaps, EngagementRecorder, EngagementRedisBuffer, EngagementFlusher],
+  exports: [EngagementCaps, EngagementRecorder],
+})
+export class ChangelogEngagementModule {}
