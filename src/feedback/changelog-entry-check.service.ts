@@ -5,9 +5,9 @@ import { EntityManager } from 'typeorm';
  * `changelog_entry_id`: any other id is dropped and the feedback kept).
  *
  * A port owned by the feedback module; the changelog provides it (PublishedChangelogEntries in
- * changelog/published-entries.service.ts, bound in feedback.module.ts). It takes the caller's `em` so
- * it runs inside the feedback transaction (a second connection would deadlock on the embedded
- * database), and needs no changelog service, so no import cycle with `countForEntries`.
+ * changelog/entries/published-entries.service.ts, bound in feedback.module.ts). It takes the
+ * caller's `em` so it runs inside the feedback transaction (a second connection would deadlock on
+ * the embedded database), and needs no changelog service, so no import cycle with `countForEntries`.
  */
 export abstract class ChangelogEntryCheck {
   abstract isPublishedEntry(em: EntityManager, projectId: string, entryId: string): Promise<boolean>;

@@ -42,7 +42,7 @@ export interface ListState {
   archived: boolean;
 }
 
-/** The changelog's reaction set (src/changelog/settings/reaction-set.ts), as emoji. */
+/** The changelog's reaction set (src/changelog/shared/reaction-set.ts), as emoji. */
 const EMOJI: Record<string, string> = {
   like: '👍',
   celebrate: '🎉',

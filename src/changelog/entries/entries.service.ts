@@ -22,19 +22,11 @@ import { containsPattern, publicEntryCondition } from '../shared/public-set';
 import { lockProject } from '../../projects/project-lock';
 import { endOtherAnnouncement, findEntryForUpdate, labelSlugsOf, replaceEntryLabels } from './entries.queries';
 import { entryAnswer } from './entry-answer';
-import {
-  type EntryField,
-  type EntryValues,
-  NEW_ENTRY_DEFAULTS,
-  WIRE_NAMES,
-  checkEntryValues,
-  fixedFieldOfPublished,
-  holdsPlanSlot,
-  invalid,
-  mergeValues,
-  sentValues,
-  statusOnCreate,
-} from './entry-input';
+import { fixedFieldOfPublished, mergeValues } from './entry-changes';
+import { checkEntryValues } from './entry-checks';
+import { type EntryField, type EntryValues, NEW_ENTRY_DEFAULTS, WIRE_NAMES, invalid } from './entry-fields';
+import { sentValues } from './entry-parsing';
+import { holdsPlanSlot, statusOnCreate } from './entry-status';
 import { EntryPublishing } from './entry-publishing';
 import { assignValues, entryColumns, valuesOfEntry } from './entry-values';
 import { PublicChangelogCache } from '../public/public-changelog.cache';

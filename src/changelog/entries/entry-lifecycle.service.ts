@@ -11,7 +11,7 @@ import { ChangelogEntryEntity } from '../entities/changelog-entry.entity';
 import { lockProject } from '../../projects/project-lock';
 import { findEntryForUpdate } from './entries.queries';
 import { entryAnswer } from './entry-answer';
-import { holdsPlanSlot } from './entry-input';
+import { holdsPlanSlot } from './entry-status';
 import { EntryPublishing } from './entry-publishing';
 import { entryColumns } from './entry-values';
 import { mailingSkipReason } from '../subscribers/mailing-rules';

@@ -1,5 +1,5 @@
 import type { ChangelogEntryEntity } from '../entities/changelog-entry.entity';
-import type { EntryValues } from './entry-input';
+import type { EntryValues } from './entry-fields';
 
 /** An entry row's owner-settable values (labels come from their own table). */
 export function valuesOfEntry(row: ChangelogEntryEntity, labels: string[]): EntryValues {

@@ -38,7 +38,7 @@ const ENTRY_NOT_FOUND = () =>
 
 /**
  * The changelog widget's reads and counts (spec: Widget endpoints). Every answer is filtered to what
- * this reader may see (public-set.ts `readerEntryCondition`), so a signed-in or segment entry never
+ * this reader may see (shared/public-set.ts `readerEntryCondition`), so a signed-in or segment entry never
  * reaches an anonymous or non-matching reader. Views, clicks and reads go to the engagement recorder
  * (buffered in Redis or appended to a buffer table; no counter row write per request). Choices
  * where the spec is silent, documented in docs/changelog.md: `entries`

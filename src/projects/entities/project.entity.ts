@@ -7,7 +7,7 @@ export interface ProjectSettings {
   /** Identity verification for bell reads (spec: Notification identity verification). */
   require_user_hash: boolean;
   /**
-   * The changelog's reaction set (spec: Reaction set; names in changelog/settings/reaction-set.ts);
+   * The changelog's reaction set (spec: Reaction set; names in changelog/shared/reaction-set.ts);
    * absent until the owner sets one, which means the default set. Read it from the database, not
    * from a cached ProjectRef (the key cache keeps a project for seconds).
    */

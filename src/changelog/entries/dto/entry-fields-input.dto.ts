@@ -4,7 +4,7 @@ import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsOptional, ValidateN
 import { CharLength } from '../../../common/validation/char-length';
 import { IsDateTime } from '../../../common/validation/date-time';
 import { ANNOUNCEMENT_STYLES, type AnnouncementStyle, ENTRY_AUDIENCES, type EntryAudience } from '../../entities/changelog-entry.entity';
-import { ENTRY_LIMITS } from '../entry-input';
+import { ENTRY_LIMITS } from '../entry-fields';
 
 /** `{style, until}`: the entry is announced (modal, banner or toast) until that time. */
 export class AnnouncementInputDto {

@@ -3,7 +3,7 @@ import { IsIn, IsOptional } from 'class-validator';
 import { CharLength } from '../../../common/validation/char-length';
 import { IsDateTime } from '../../../common/validation/date-time';
 import { ENTRY_CATEGORIES, type EntryCategory } from '../../entities/changelog-entry.entity';
-import { ENTRY_LIMITS } from '../entry-input';
+import { ENTRY_LIMITS } from '../entry-fields';
 import { EntryFieldsInputDto } from './entry-fields-input.dto';
 
 /**
