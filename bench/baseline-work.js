@@ -63,7 +63,7 @@ const { toWidgetEntryDto, toWidgetAnnouncementDto } = dist('changelog/widget/dto
 const { RenderedBodies } = dist('changelog/widget/rendered-bodies');
 const { WIDGET_DEFAULT_LIMIT } = dist('changelog/widget/dto/widget-input.dto');
 const { UNSEEN_WINDOW_DAYS } = dist('changelog/widget/widget.service');
-const { entryPublicUrl } = dist('changelog/changelog-links');
+const { entryPublicUrl } = dist('changelog/shared/changelog-links');
 const { encodeCursor, publishedCursorValue } = dist('common/http/cursor');
 
 const { planAllows, planLimit } = dist('projects/plans');
