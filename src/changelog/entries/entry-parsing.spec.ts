@@ -1,15 +1,5 @@
-import { ApiError } from '../../common/errors/api-error';
 import { sentValues } from './entry-parsing';
-
-function failure(run: () => unknown): { code: string; param?: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ApiError) return { code: error.code, param: error.param, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a failure');
-}
+import { apiFailureOf } from '../../../test/support/api-failure';
 
 describe('sentValues', () => {
   it('trims title and version, keeps the body as sent, parses times', () => {
@@ -22,10 +12,10 @@ describe('sentValues', () => {
   });
 
   it('refuses blank text and null for fields that need a value', () => {
-    expect(failure(() => sentValues({ title: '   ' }))).toMatchObject({ code: 'VALIDATION_ERROR', param: 'title' });
-    expect(failure(() => sentValues({ body_markdown: ' \n ' }))).toMatchObject({ param: 'body_markdown' });
-    expect(failure(() => sentValues({ title: null as unknown as string }))).toMatchObject({ param: 'title' });
-    expect(failure(() => sentValues({ pinned: null as unknown as boolean }))).toMatchObject({ param: 'pinned' });
+    expect(apiFailureOf(() => sentValues({ title: '   ' }))).toMatchObject({ code: 'VALIDATION_ERROR', param: 'title' });
+    expect(apiFailureOf(() => sentValues({ body_markdown: ' \n ' }))).toMatchObject({ param: 'body_markdown' });
+    expect(apiFailureOf(() => sentValues({ title: null as unknown as string }))).toMatchObject({ param: 'title' });
+    expect(apiFailureOf(() => sentValues({ pinned: null as unknown as boolean }))).toMatchObject({ param: 'pinned' });
     expect(sentValues({ version: null, cta_url: null })).toEqual({ version: null, ctaUrl: null });
   });
 

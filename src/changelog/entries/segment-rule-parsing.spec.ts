@@ -1,15 +1,5 @@
-import { ApiError } from '../../common/errors/api-error';
 import { parseSegment } from './segment-rule-parsing';
-
-function failure(run: () => unknown): { code: string; param?: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ApiError) return { code: error.code, param: error.param, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a failure');
-}
+import { apiFailureOf } from '../../../test/support/api-failure';
 
 describe('parseSegment', () => {
   it('accepts every rule kind and fills the consent status', () => {
@@ -51,6 +41,6 @@ describe('parseSegment', () => {
     ['a bad consent status', { match: 'all', rules: [{ type: 'consent', purpose: 'p', status: 'maybe' }] }, 'segment.rules[0].status'],
     ['consent without purpose', { match: 'all', rules: [{ type: 'consent' }] }, 'segment.rules[0].purpose'],
   ])('refuses %s', (_what, segment, param) => {
-    expect(failure(() => parseSegment(segment))).toMatchObject({ code: 'VALIDATION_ERROR', param });
+    expect(apiFailureOf(() => parseSegment(segment))).toMatchObject({ code: 'VALIDATION_ERROR', param });
   });
 });
