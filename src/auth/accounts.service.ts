@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { newId } from '../common/ids/ids';
 import { Database } from '../infra/database/database';
+import { lockAccountRow } from './accounts.queries';
 import { AccountEntity } from './entities/account.entity';
 
 @Injectable()
@@ -13,6 +15,14 @@ export class AccountsService {
 
   async findBySubject(subject: string): Promise<AccountEntity | null> {
     return this.db.manager.findOne(AccountEntity, { where: { subject } });
+  }
+
+  /**
+   * Holds the account's row lock until the transaction ends: creating and deleting projects count
+   * the account's projects first, so concurrent requests count one after another.
+   */
+  lockAccount(em: EntityManager, accountId: string): Promise<void> {
+    return lockAccountRow(em, accountId);
   }
 
   newAccountRow(subject: string, email: string | null): AccountEntity {

@@ -1,5 +1,6 @@
 import type { StatementRunner } from '../infra/database/database';
 import { ProjectEntity } from '../projects/entities/project.entity';
+import { projectAndTwinIds, projectsAs } from '../projects/projects.queries';
 import { type ProjectRef, toProjectRef } from '../projects/project-ref';
 import type { ApiKeyMode, ApiKeyType } from './entities/api-key.entity';
 
@@ -44,7 +45,7 @@ export async function findKeyWithProject(
     `SELECT k.id, k.type, k.mode, k.revoked_at IS NOT NULL AS revoked,
             p.id AS project_id, p.account_id, p.slug, p.name, p.plan, p.settings, p.created_at, p.live_project_id,
             ${webhookEndpoints ? webhookEndpoints('p.id') : 'NULL::boolean'} AS has_webhook_endpoints
-       FROM api_keys k JOIN projects p ON p.id = k.project_id
+       FROM api_keys k JOIN ${projectsAs('p')} ON p.id = k.project_id
       WHERE k.secret_hash = $1`,
     [secretHash],
   );
@@ -62,4 +63,47 @@ export async function findKeyWithProject(
   });
   const withEndpoints = row.has_webhook_endpoints === null ? {} : { hasWebhookEndpoints: row.has_webhook_endpoints };
   return { id: row.id, type: row.type, mode: row.mode, revoked: row.revoked, project: { ...toProjectRef(project), ...withEndpoints } };
+}
+
+/** The key a revocation is for: by its hash (the key's own revoke), or by id within a project and its test-mode twin. */
+export type RevokeTarget = { secretHash: string } | { id: string; ofProjectOrTwin: string };
+
+export interface RevokedKeyRow {
+  id: string;
+  type: ApiKeyType;
+  mode: ApiKeyMode;
+  prefix: string;
+  last_four: string;
+  secret_hash: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+/** Sets revoked_at on the matching key, keeping an earlier one; answers the key, or null when none matches. */
+export async function revokeKey(em: StatementRunner, target: RevokeTarget, now: Date): Promise<RevokedKeyRow | null> {
+  const [where, params] =
+    'secretHash' in target
+      ? ['secret_hash = $1', [target.secretHash]]
+      : [`id = $1 AND project_id IN (${projectAndTwinIds('$2')})`, [target.id, target.ofProjectOrTwin]];
+  // TypeORM answers an UPDATE … RETURNING with [rows, affected count].
+  const [rows] = await em.query<[RevokedKeyRow[], number]>(
+    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $${params.length + 1}) WHERE ${where}
+       RETURNING id, type, mode, prefix, last_four, secret_hash, created_at, last_used_at, revoked_at`,
+    [...params, now],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Records when keys were last used, from a batch of (key id, time): a key's time moves only
+ * forward, and only when it is at least `intervalMs` newer than the stored one.
+ */
+export async function recordKeyUses(em: StatementRunner, uses: Map<string, Date>, intervalMs: number): Promise<void> {
+  await em.query(
+    `UPDATE api_keys SET last_used_at = used.at
+         FROM unnest($1::varchar[], $2::timestamptz[]) AS used(id, at)
+         WHERE api_keys.id = used.id AND (api_keys.last_used_at IS NULL OR api_keys.last_used_at <= used.at - $3 * interval '1 millisecond')`,
+    [[...uses.keys()], [...uses.values()], intervalMs],
+  );
 }

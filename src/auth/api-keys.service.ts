@@ -11,7 +11,7 @@ import { activeKeyLimit } from '../projects/plans';
 import { ProjectRef, toProjectRef } from '../projects/project-ref';
 import { PROJECT_CHANGE, ProjectsService } from '../projects/projects.service';
 import { LookupCache } from '../common/cache/lookup-cache';
-import { type KeyWithProject, type ProjectProbe, findKeyWithProject } from './api-keys.queries';
+import { type KeyWithProject, type ProjectProbe, type RevokeTarget, findKeyWithProject, revokeKey } from './api-keys.queries';
 import { LEGACY_KEY_SHAPE, PUBLISHABLE_LIVE_KEY_SHAPE, generateApiKey, hashApiKey, keyPrefixOf } from './api-key-format';
 import { ApiKeyEntity, ApiKeyMode, ApiKeyType } from './entities/api-key.entity';
 
@@ -40,18 +40,6 @@ export interface ListedKey {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
-}
-
-interface RevokedRow {
-  id: string;
-  type: ApiKeyType;
-  mode: ApiKeyMode;
-  prefix: string;
-  last_four: string;
-  secret_hash: string;
-  created_at: Date;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
 }
 
 function toListedKey(row: ApiKeyEntity): ListedKey {
@@ -178,7 +166,7 @@ export class ApiKeysService {
 
   /** Revokes a key given in full (the CLI); every process refuses it from its next request on. Revoking twice is harmless. */
   async revokeKey(fullKey: string): Promise<{ id: string; revoked: true }> {
-    const row = await this.db.transaction((em) => this.revokeWhere(em, 'secret_hash = $1', [hashApiKey(fullKey)]));
+    const row = await this.db.transaction((em) => this.revokeWhere(em, { secretHash: hashApiKey(fullKey) }));
     if (!row) throw new ApiError('NOT_FOUND', 'No such key.', { param: 'key' });
     return { id: row.id, revoked: true };
   }
@@ -189,10 +177,7 @@ export class ApiKeysService {
    */
   async revokeKeyById(project: ProjectRef, keyId: string): Promise<ListedKey> {
     const row = await this.db.transaction((em) =>
-      this.revokeWhere(em, 'id = $1 AND project_id IN (SELECT id FROM projects WHERE id = $2 OR live_project_id = $2)', [
-        keyId,
-        project.id,
-      ]),
+      this.revokeWhere(em, { id: keyId, ofProjectOrTwin: project.id }),
     );
     if (!row) throw new ApiError('NOT_FOUND', `This project has no key ${keyId.slice(0, 64)}.`, { param: 'id' });
     return toListedKey(row);
@@ -256,15 +241,9 @@ export class ApiKeysService {
   }
 
   /** Sets revoked_at on the matching key (keeping an earlier one) and announces the change. */
-  private async revokeWhere(em: EntityManager, where: string, params: unknown[]): Promise<ApiKeyEntity | null> {
-    // TypeORM answers an UPDATE … RETURNING with [rows, affected count].
-    const [rows] = (await em.query(
-      `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $${params.length + 1}) WHERE ${where}
-       RETURNING id, type, mode, prefix, last_four, secret_hash, created_at, last_used_at, revoked_at`,
-      [...params, this.clock.now()],
-    )) as [RevokedRow[], number];
-    if (rows.length === 0) return null;
-    const [row] = rows;
+  private async revokeWhere(em: EntityManager, target: RevokeTarget): Promise<ApiKeyEntity | null> {
+    const row = await revokeKey(em, target, this.clock.now());
+    if (!row) return null;
     await this.changes.announce(em, KEY_CHANGE, row.secret_hash);
     return Object.assign(new ApiKeyEntity(), {
       id: row.id,

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { Database } from '../infra/database/database';
+import { recordKeyUses } from './api-keys.queries';
 
 /** A key's last-used time moves at most this often (issue 14: at most once a minute per key). */
 export const KEY_USAGE_INTERVAL_MS = 60_000;
@@ -56,12 +57,7 @@ export class KeyUsageRecorder {
   private async write(batch: Map<string, Date>): Promise<void> {
     if (batch.size === 0) return;
     try {
-      await this.db.manager.query(
-        `UPDATE api_keys SET last_used_at = used.at
-         FROM unnest($1::varchar[], $2::timestamptz[]) AS used(id, at)
-         WHERE api_keys.id = used.id AND (api_keys.last_used_at IS NULL OR api_keys.last_used_at <= used.at - $3 * interval '1 millisecond')`,
-        [[...batch.keys()], [...batch.values()], KEY_USAGE_INTERVAL_MS],
-      );
+      await recordKeyUses(this.db.manager, batch, KEY_USAGE_INTERVAL_MS);
     } catch (error) {
       this.logger.warn(`could not record key usage: ${(error as Error).message}`);
     }

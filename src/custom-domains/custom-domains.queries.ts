@@ -1,4 +1,5 @@
 import { type EntityManager, IsNull, LessThanOrEqual, MoreThan, Not } from 'typeorm';
+import { projectsAs } from '../projects/projects.queries';
 import { CustomDomainEntity } from './entities/custom-domain.entity';
 
 /** The project's verified hostnames and its claims made after `lapsedBefore`, oldest first. */
@@ -62,7 +63,7 @@ export async function recordCheck(
 /** The project and slug a verified hostname serves, or null. */
 export async function projectOfVerifiedHost(em: EntityManager, hostname: string): Promise<{ projectId: string; slug: string } | null> {
   const rows = (await em.query(
-    `SELECT p.id AS project_id, p.slug FROM custom_domains d JOIN projects p ON p.id = d.project_id
+    `SELECT p.id AS project_id, p.slug FROM custom_domains d JOIN ${projectsAs('p')} ON p.id = d.project_id
      WHERE d.hostname = $1 AND d.verified_at IS NOT NULL`,
     [hostname],
   )) as { project_id: string; slug: string }[];

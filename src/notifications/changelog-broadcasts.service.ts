@@ -5,6 +5,8 @@ import { newId } from '../common/ids/ids';
 import { BellStateCache } from './bell/bell-state.cache';
 import { countBellUsers } from './bell/bell.queries';
 import { markdownExcerpt } from '../common/markdown/markdown-render';
+import { ProjectSettingsService } from '../projects/project-settings.service';
+import { insertChangelogBroadcast } from './sending/sending.queries';
 
 /** The excerpt of the entry's body shown in the bell: a few lines, not the post. */
 export const CHANGELOG_BELL_EXCERPT_LENGTH = 280;
@@ -43,32 +45,25 @@ export class ChangelogBroadcasts {
   constructor(
     private readonly clock: Clock,
     private readonly bells: BellStateCache,
+    private readonly projectSettings: ProjectSettingsService,
   ) {}
 
   /** Inserts the entry's broadcast in `em`'s transaction unless it has one already. */
   async broadcastEntry(em: EntityManager, entry: PublishedEntryForBell): Promise<void> {
     if (entry.audience === 'segment') return;
     const body = markdownExcerpt(entry.bodyMarkdown, CHANGELOG_BELL_EXCERPT_LENGTH);
-    await em.query(
-      `INSERT INTO notifications
-         (id, project_id, kind, user_id, title, body, action_url, icon, category, actions, data, reactions, pinned,
-          status, visible_at, recipient_count, usage_month, changelog_entry_id, created_at)
-       VALUES ($1, $2, 'broadcast', NULL, $3, $4, $5, 'info', $6, '[]'::jsonb, $7::jsonb, NULL, false,
-               'visible', $8, 0, NULL, $9, $10)
-       ON CONFLICT (changelog_entry_id) WHERE changelog_entry_id IS NOT NULL DO NOTHING`,
-      [
-        newId('ntf'),
-        entry.projectId,
-        entry.title,
-        body,
-        entry.audience === 'public' ? entry.publicUrl : null,
-        CHANGELOG_BELL_CATEGORY,
-        JSON.stringify({ changelog_entry_id: entry.entryId }),
-        entry.publishedAt,
-        entry.entryId,
-        this.clock.now(),
-      ],
-    );
+    await insertChangelogBroadcast(em, [
+      newId('ntf'),
+      entry.projectId,
+      entry.title,
+      body,
+      entry.audience === 'public' ? entry.publicUrl : null,
+      CHANGELOG_BELL_CATEGORY,
+      JSON.stringify({ changelog_entry_id: entry.entryId }),
+      entry.publishedAt,
+      entry.entryId,
+      this.clock.now(),
+    ]);
     await this.bells.announceProject(em, entry.projectId);
   }
 
@@ -79,10 +74,6 @@ export class ChangelogBroadcasts {
 
   /** The `notify_in_app` of a new entry that does not say, read in `em`'s transaction (default false). */
   async notifyInAppDefault(em: EntityManager, projectId: string): Promise<boolean> {
-    const rows: { value: boolean }[] = await em.query(
-      "SELECT coalesce(settings ->> 'changelog_to_bell_default' = 'true', false) AS value FROM projects WHERE id = $1",
-      [projectId],
-    );
-    return rows[0]?.value === true;
+    return (await this.projectSettings.read(em, projectId)).changelog_to_bell_default === true;
   }
 }

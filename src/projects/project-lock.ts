@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { lockProjectRow } from './projects.queries';
 
 /**
  * Holds the project's row lock until the transaction ends. Plan caps decided by "count, then
@@ -6,6 +7,6 @@ import type { EntityManager } from 'typeorm';
  * requests count one after another and never both see the last free place. Taken before any row of
  * the feature, so locks are always taken in the same order.
  */
-export async function lockProject(em: EntityManager, projectId: string): Promise<void> {
-  await em.query('SELECT 1 FROM projects WHERE id = $1 FOR UPDATE', [projectId]);
+export function lockProject(em: EntityManager, projectId: string): Promise<void> {
+  return lockProjectRow(em, projectId);
 }

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { PlanUsage } from './plan-usage';
+import { ProjectSettingsService } from './project-settings.service';
 import { ProjectsController } from './projects.controller';
 import { ProjectsService } from './projects.service';
 import { SetupCheckService } from './setup-check.service';
@@ -8,7 +9,7 @@ import { ProjectSlugsService } from './slug-history/project-slugs.service';
 @Global()
 @Module({
   controllers: [ProjectsController],
-  providers: [ProjectsService, ProjectSlugsService, PlanUsage, SetupCheckService],
-  exports: [ProjectsService, ProjectSlugsService, PlanUsage, SetupCheckService],
+  providers: [ProjectsService, ProjectSettingsService, ProjectSlugsService, PlanUsage, SetupCheckService],
+  exports: [ProjectsService, ProjectSettingsService, ProjectSlugsService, PlanUsage, SetupCheckService],
 })
 export class ProjectsModule {}

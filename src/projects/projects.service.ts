@@ -9,6 +9,7 @@ import { isUniqueViolation } from '../infra/database/postgres-errors';
 import { DEFAULT_PROJECT_SETTINGS, ProjectEntity, ProjectSettings } from './entities/project.entity';
 import { PlanName } from './plans';
 import { ProjectRef, toProjectRef } from './project-ref';
+import { deleteProjectRow, livePlansOfAccount, projectIdsAfter, readProjectSlug } from './projects.queries';
 import { ProjectSlugsService } from './slug-history/project-slugs.service';
 import { RESERVED_SLUGS, isValidSlug, slugFromName, withRandomSuffix } from './slugs';
 
@@ -128,6 +129,26 @@ export class ProjectsService {
    */
   async announceChange(em: EntityManager, projectId: string): Promise<void> {
     await this.changes.announce(em, PROJECT_CHANGE, projectId);
+  }
+
+  /** The project's slug as stored now, in `em`'s transaction. */
+  slugOf(em: EntityManager, projectId: string): Promise<string> {
+    return readProjectSlug(em, projectId);
+  }
+
+  /** The plans of the account's live projects (test-mode twins belong to no account). */
+  livePlansOfAccount(em: EntityManager, accountId: string): Promise<PlanName[]> {
+    return livePlansOfAccount(em, accountId);
+  }
+
+  /** Deletes the project; its test-mode twin and every row of both go with it (ON DELETE CASCADE everywhere). */
+  deleteProject(em: EntityManager, projectId: string): Promise<void> {
+    return deleteProjectRow(em, projectId);
+  }
+
+  /** A page of project ids in id order (keyset), for jobs that work project by project. */
+  projectIdsAfter(em: EntityManager, after: string, limit: number): Promise<string[]> {
+    return projectIdsAfter(em, after, limit);
   }
 
   /** An operator's `--project`: a project id or a slug. */

@@ -48,11 +48,6 @@ export async function endOtherAnnouncement(em: EntityManager, projectId: string,
   return rows[0]?.id ?? null;
 }
 
-export async function projectSlugOf(em: EntityManager, projectId: string): Promise<string> {
-  const [row]: { slug: string }[] = await em.query('SELECT slug FROM projects WHERE id = $1', [projectId]);
-  return row.slug;
-}
-
 /**
  * Whether `entryId` is a published entry of the project (feedback's ChangelogEntryCheck). Any
  * audience, expired or not: feedback about an entry someone read stays linked to it.

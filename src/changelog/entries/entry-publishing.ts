@@ -14,11 +14,12 @@ import { OnJob } from '../../infra/queue/on-job.decorator';
 import { PlanUsage } from '../../projects/plan-usage';
 import { planLimit } from '../../projects/plans';
 import type { ProjectRef } from '../../projects/project-ref';
+import { ProjectsService } from '../../projects/projects.service';
 import { entryPublicUrl } from '../shared/changelog-links';
 import { ChangelogEntryEntity } from '../entities/changelog-entry.entity';
 import { ChangelogPublicationEntity } from '../entities/changelog-publication.entity';
 import { SubscriberMailings } from '../subscribers/subscriber-mailings';
-import { countReservedEntries, labelSlugsOf, projectSlugOf } from './entries.queries';
+import { countReservedEntries, labelSlugsOf } from './entries.queries';
 import { PublicChangelogCache } from '../public/public-changelog.cache';
 
 /** Scheduled publications as due rows (see ChangelogPublicationEntity). */
@@ -48,6 +49,7 @@ export class EntryPublishing implements OnModuleInit {
     private readonly bell: ChangelogBroadcasts,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly publicAnswers: PublicChangelogCache,
+    private readonly projects: ProjectsService,
   ) {}
 
   onModuleInit(): void {
@@ -126,7 +128,7 @@ export class EntryPublishing implements OnModuleInit {
         }
         // Claimed rows are due, so this only trips on clocks that disagree: try again later.
         if (row.scheduledFor.getTime() > this.clock.now().getTime()) throw new Error('the scheduled time has not come yet');
-        await this.publish(em, entry, await projectSlugOf(em, row.projectId));
+        await this.publish(em, entry, await this.projects.slugOf(em, row.projectId));
         return undefined;
       }),
     );

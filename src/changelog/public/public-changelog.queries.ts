@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { projectsAs } from '../../projects/projects.queries';
 import { IX_ENTRIES_PUBLIC } from '../entities/changelog-entry.entity';
 import type { EntryCategory } from '../entities/changelog-entry.entity';
 import type { LabelColour } from '../entities/changelog-label.entity';
@@ -84,7 +85,7 @@ export async function readPublicChangelog(em: EntityManager, slug: string, filte
       (SELECT min(x.expires_at) FROM changelog_entries x
         WHERE x.project_id = p.id AND x.status = 'published' AND x.audience = 'public' AND x.expires_at > $2) AS project_next_expiry,
       e.*
-    FROM projects p
+    FROM ${projectsAs('p')}
     LEFT JOIN LATERAL (
       SELECT e.id, e.title, e.body_markdown, e.version, e.category, e.published_at, e.pinned, e.cover_image_url, e.cta_label, e.cta_url,
         ${LABELS_OF_ENTRY} AS labels
@@ -150,7 +151,7 @@ export async function publicEntryIdsOf(
 ): Promise<{ projectId: string | null; entryIds: string[] }> {
   const rows: { project_id: string; entry_id: string | null }[] = await em.query(
     `SELECT p.id AS project_id, e.id AS entry_id
-     FROM projects p
+     FROM ${projectsAs('p')}
      LEFT JOIN changelog_entries e ON e.project_id = p.id AND e.id = ANY($2) AND ${publicEntryCondition('$3')}
      WHERE p.slug = $1`,
     [slug, [...new Set(entryIds)], now],

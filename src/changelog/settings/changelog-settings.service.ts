@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../common/clock/clock';
 import { Database } from '../../infra/database/database';
 import type { ProjectRef } from '../../projects/project-ref';
+import { ProjectSettingsService } from '../../projects/project-settings.service';
 import { ChangelogSettingsDto, UpdateChangelogSettingsDto } from './dto/changelog-settings.dto';
 import { ChangelogReactionSet } from './reaction-set.service';
 
@@ -15,8 +15,8 @@ import { ChangelogReactionSet } from './reaction-set.service';
 export class ChangelogSettingsService {
   constructor(
     private readonly db: Database,
-    private readonly clock: Clock,
     private readonly reactionSet: ChangelogReactionSet,
+    private readonly projectSettings: ProjectSettingsService,
   ) {}
 
   async getSettings(project: ProjectRef): Promise<ChangelogSettingsDto> {
@@ -24,11 +24,8 @@ export class ChangelogSettingsService {
   }
 
   async updateSettings(project: ProjectRef, input: UpdateChangelogSettingsDto): Promise<ChangelogSettingsDto> {
-    // jsonb || merges at the top level in one statement, so a concurrent change to another setting is kept.
-    await this.db.manager.query(
-      "UPDATE projects SET settings = settings || jsonb_build_object('changelog_reaction_set', $2::jsonb), updated_at = $3 WHERE id = $1",
-      [project.id, JSON.stringify(input.reaction_set), this.clock.now()],
-    );
+    // A top-level merge in one statement, so a concurrent change to another setting is kept.
+    await this.projectSettings.merge(this.db.manager, project.id, { changelog_reaction_set: [...input.reaction_set] });
     return { reaction_set: [...input.reaction_set] };
   }
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { StatementRunner } from '../../infra/database/database';
+import { projectSettingSubquery } from '../../projects/projects.queries';
 import type { AnnouncementStyle, EntryAudience, EntryCategory } from '../entities/changelog-entry.entity';
 import type { LabelColour } from '../entities/changelog-label.entity';
 import { containsPattern, readerEntryCondition } from '../shared/public-set';
@@ -59,7 +60,7 @@ export interface WidgetPage {
   reactionSet: ReactionName[];
 }
 
-const REACTION_SET = `(SELECT settings -> 'changelog_reaction_set' FROM projects WHERE id = $1)`;
+const REACTION_SET = projectSettingSubquery('changelog_reaction_set', '$1');
 
 // The most pinned entries a widget lists; owners pin a handful.
 const MAX_PINNED = 50;

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { AccountsService } from '../../auth/accounts.service';
 import { ProvisioningService } from '../../auth/provisioning.service';
 import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
@@ -13,7 +14,6 @@ import { toProjectDto } from '../../projects/project-links';
 import { toProjectRef } from '../../projects/project-ref';
 import { ProjectsService } from '../../projects/projects.service';
 import { ProjectSlugsService } from '../../projects/slug-history/project-slugs.service';
-import { accountProjectPlans, deleteProjectRow, lockAccount } from './dashboard-projects.queries';
 import { CreateProjectDto, UpdateProjectDto } from './dto/project-input.dto';
 import { CreatedProjectDto, DeletedProjectDto } from './dto/project-results.dto';
 
@@ -39,6 +39,7 @@ export class DashboardProjectsService {
     private readonly projects: ProjectsService,
     private readonly slugs: ProjectSlugsService,
     private readonly provisioning: ProvisioningService,
+    private readonly accounts: AccountsService,
   ) {}
 
   async listProjects(accountId: string): Promise<ProjectDto[]> {
@@ -55,8 +56,8 @@ export class DashboardProjectsService {
   async createProject(accountId: string, input: CreateProjectDto, idem: IdempotentCall | null): Promise<CreatedProjectDto> {
     return this.db.transaction((em) =>
       idempotently(em, idem, async () => {
-        await lockAccount(em, accountId);
-        const plans = await accountProjectPlans(em, accountId);
+        await this.accounts.lockAccount(em, accountId);
+        const plans = await this.projects.livePlansOfAccount(em, accountId);
         const plan = highestPlan(plans);
         const limit = planLimit(plan, 'projectsPerAccount');
         if (plans.length >= limit) {
@@ -92,13 +93,13 @@ export class DashboardProjectsService {
 
   async deleteProject(accountId: string, projectId: string): Promise<DeletedProjectDto> {
     return this.db.transaction(async (em) => {
-      await lockAccount(em, accountId);
+      await this.accounts.lockAccount(em, accountId);
       const row = await this.lockOwnProject(em, accountId, projectId);
-      if ((await accountProjectPlans(em, accountId)).length <= 1) {
+      if ((await this.projects.livePlansOfAccount(em, accountId)).length <= 1) {
         throw new ApiError('LAST_PROJECT', 'This is the only project of the account; an account keeps at least one.', { param: 'id' });
       }
       await this.slugs.releaseSlugOfDeletedProject(em, row.slug);
-      await deleteProjectRow(em, row.id);
+      await this.projects.deleteProject(em, row.id);
       // Its keys stop at once: a project change drops its keys (and its twin's) from every process's cache.
       await this.projects.announceChange(em, row.id);
       return { id: row.id, deleted: true as const };

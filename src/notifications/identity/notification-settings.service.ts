@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Clock } from '../../common/clock/clock';
 import { WithMeta } from '../../common/http/reply';
 import { Database } from '../../infra/database/database';
 import type { ProjectSettings } from '../../projects/entities/project.entity';
 import type { ProjectRef } from '../../projects/project-ref';
+import { ProjectSettingsService } from '../../projects/project-settings.service';
 import { ProjectsService } from '../../projects/projects.service';
 import { identityVerificationMeta } from '../../projects/setup-check.service';
 import { NotificationSettingsDto, UpdateNotificationSettingsDto } from './dto/notification-settings.dto';
@@ -34,12 +34,12 @@ export const SIGNING_SECRET_MISSING_WARNING = {
 export class NotificationSettingsService {
   constructor(
     private readonly db: Database,
-    private readonly clock: Clock,
     private readonly projects: ProjectsService,
+    private readonly projectSettings: ProjectSettingsService,
   ) {}
 
   async getSettings(project: ProjectRef): Promise<NotificationSettingsDto | WithMeta<NotificationSettingsDto>> {
-    const settings = await readSettings(this.db.manager, project.id);
+    const settings = await this.readSettings(this.db.manager, project.id);
     return this.answer(project, settings, await hasSigningSecret(this.db.manager, project.id));
   }
 
@@ -52,19 +52,22 @@ export class NotificationSettingsService {
     if (input.changelog_to_bell_default !== undefined) patch.changelog_to_bell_default = input.changelog_to_bell_default;
     const { settings, secret } = await this.db.transaction(async (em) => {
       if (Object.keys(patch).length > 0) {
-        // jsonb || merges at the top level in one statement, so a concurrent change to another setting is kept.
-        await em.query('UPDATE projects SET settings = settings || $2::jsonb, updated_at = $3 WHERE id = $1', [
-          project.id,
-          JSON.stringify(patch),
-          this.clock.now(),
-        ]);
+        // A top-level merge in one statement, so a concurrent change to another setting is kept.
+        await this.projectSettings.merge(em, project.id, patch);
       }
       if (patch.require_user_hash !== undefined) {
         await this.projects.announceChange(em, project.id);
       }
-      return { settings: await readSettings(em, project.id), secret: await hasSigningSecret(em, project.id) };
+      return { settings: await this.readSettings(em, project.id), secret: await hasSigningSecret(em, project.id) };
     });
     return this.answer(project, settings, secret);
+  }
+
+  /** The project's settings as stored now, read the way the verifier reads them. */
+  private async readSettings(em: EntityManager, projectId: string): Promise<ProjectSettings> {
+    const stored = await this.projectSettings.read(em, projectId);
+    // The verifier waives the hash whenever require_user_hash is not true, so the answer says the same.
+    return { ...stored, require_user_hash: stored.require_user_hash === true };
   }
 
   private answer(
@@ -81,12 +84,4 @@ export class NotificationSettingsService {
     if (!hasSecret) return new WithMeta(dto, { identity_verification: 'on', warnings: [SIGNING_SECRET_MISSING_WARNING] });
     return dto;
   }
-}
-
-/** The project's settings as stored now, read the way the verifier reads them. */
-export async function readSettings(em: EntityManager, projectId: string): Promise<ProjectSettings> {
-  const rows: { settings: Partial<ProjectSettings> }[] = await em.query('SELECT settings FROM projects WHERE id = $1', [projectId]);
-  const stored = rows[0]?.settings ?? {};
-  // The verifier waives the hash whenever require_user_hash is not true, so the answer says the same.
-  return { ...stored, require_user_hash: stored.require_user_hash === true };
 }

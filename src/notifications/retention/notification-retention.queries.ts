@@ -48,9 +48,3 @@ export async function deleteBellUsersBatch(em: EntityManager, projectId: string,
   )) as [unknown[], number];
   return affected;
 }
-
-/** A page of project ids in id order (keyset), for jobs that work project by project. */
-export async function projectIdsAfter(em: EntityManager, after: string, limit: number): Promise<string[]> {
-  const rows: { id: string }[] = await em.query('SELECT id FROM projects WHERE id > $1 ORDER BY id LIMIT $2', [after, limit]);
-  return rows.map((row) => row.id);
-}

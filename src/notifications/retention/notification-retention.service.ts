@@ -3,13 +3,13 @@ import { Cron, CronExpression } from '@nestjs/schedule';
 import { Clock } from '../../common/clock/clock';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Database } from '../../infra/database/database';
+import { ProjectsService } from '../../projects/projects.service';
 import { BellStateCache } from '../bell/bell-state.cache';
 import {
   deleteBellUsersBatch,
   deleteChildRowsBatch,
   deleteNotifications,
   expiredNotifications,
-  projectIdsAfter,
 } from './notification-retention.queries';
 
 /** Spec: Retention — notifications, per-person records and bell user ids go 90 days after showing. */
@@ -51,6 +51,7 @@ export class NotificationRetention {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly bells: BellStateCache,
+    private readonly projects: ProjectsService,
   ) {}
 
   @Cron(CronExpression.EVERY_DAY_AT_3AM, { name: 'notification-retention', timeZone: 'UTC' })
@@ -95,7 +96,7 @@ export class NotificationRetention {
     let deleted = 0;
     let after = '';
     for (;;) {
-      const projectIds = await projectIdsAfter(em, after, PROJECT_PAGE);
+      const projectIds = await this.projects.projectIdsAfter(em, after, PROJECT_PAGE);
       if (projectIds.length === 0) return deleted;
       for (const projectId of projectIds) {
         for (;;) {

@@ -114,3 +114,20 @@ export async function bellUsersSeenSince(em: EntityManager, projectId: string, s
   );
   return Number(rows[0].count);
 }
+
+/**
+ * A changelog entry's bell broadcast (ChangelogBroadcasts), unless the entry has one already: the
+ * unique index on `changelog_entry_id` decides. Parameters: id, project, title, body, link,
+ * category, data, visible at, entry id, created at.
+ */
+export async function insertChangelogBroadcast(em: EntityManager, params: unknown[]): Promise<void> {
+  await em.query(
+    `INSERT INTO notifications
+         (id, project_id, kind, user_id, title, body, action_url, icon, category, actions, data, reactions, pinned,
+          status, visible_at, recipient_count, usage_month, changelog_entry_id, created_at)
+       VALUES ($1, $2, 'broadcast', NULL, $3, $4, $5, 'info', $6, '[]'::jsonb, $7::jsonb, NULL, false,
+               'visible', $8, 0, NULL, $9, $10)
+       ON CONFLICT (changelog_entry_id) WHERE changelog_entry_id IS NOT NULL DO NOTHING`,
+    params,
+  );
+}

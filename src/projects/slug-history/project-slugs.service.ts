@@ -18,6 +18,7 @@ import {
   lockSlugs,
 } from './slug-history.queries';
 import { isHeldFrom, nextSlugChangeAt, slugChangeWindowStart } from './slug-rules';
+import { updateProjectSlug } from '../projects.queries';
 
 const slugTaken = (slug: string, why: string) => new ApiError('SLUG_TAKEN', `The slug "${slug}" ${why}.`, { param: 'slug' });
 
@@ -104,7 +105,7 @@ export class ProjectSlugsService {
   private async moveProject(em: EntityManager, projectId: string, slug: string, now: Date): Promise<void> {
     await em.query('SAVEPOINT project_slug_change');
     try {
-      await em.query('UPDATE projects SET slug = $2, slug_generated = false, updated_at = $3 WHERE id = $1', [projectId, slug, now]);
+      await updateProjectSlug(em, projectId, slug, now);
       await em.query('RELEASE SAVEPOINT project_slug_change');
     } catch (error) {
       await em.query('ROLLBACK TO SAVEPOINT project_slug_change');
