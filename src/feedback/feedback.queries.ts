@@ -1,4 +1,6 @@
 import type { EntityManager } from 'typeorm';
+import { type ErasedRecords, erasedRowsOf } from '../infra/erasure/erasure-registry';
+import type { PersonToErase } from '../infra/erasure/person-match';
 import type { FeedbackEntity } from './entities/feedback.entity';
 
 /**
@@ -27,4 +29,28 @@ export async function insertFeedback(em: EntityManager, row: FeedbackEntity): Pr
       row.createdAt,
     ],
   );
+}
+
+/**
+ * Erasure (infra/erasure): the text stays (it is about the product); the email and the user id
+ * that name the person go. Answers how many feedback rows were blanked.
+ */
+export async function blankPersonInFeedback(em: EntityManager, person: PersonToErase): Promise<ErasedRecords> {
+  const [userId] = person.userIds;
+  let count = 0;
+  if (person.email !== null) {
+    const byEmail = erasedRowsOf(
+      await em.query(
+        'UPDATE feedback SET email = NULL, user_id = CASE WHEN user_id = $3 THEN NULL ELSE user_id END WHERE project_id = $1 AND email = $2',
+        [person.projectId, person.email, userId ?? null],
+      ),
+    );
+    count += byEmail.count;
+  }
+  for (const id of person.userIds) {
+    count += erasedRowsOf(
+      await em.query('UPDATE feedback SET user_id = NULL WHERE project_id = $1 AND user_id = $2', [person.projectId, id]),
+    ).count;
+  }
+  return { count, recordIds: [] };
 }

@@ -18,7 +18,8 @@ import { FeedbackDetailDto, FeedbackDto, toFeedbackDetailDto, toFeedbackDto } fr
 import { ListFeedbackQueryDto } from './dto/list-feedback-query.dto';
 import { FeedbackEntity } from './entities/feedback.entity';
 import { feedbackCreatedData } from './feedback-event';
-import { insertFeedback } from './feedback.queries';
+import { insertFeedback, blankPersonInFeedback } from './feedback.queries';
+import { ErasureRegistry } from '../infra/erasure/erasure-registry';
 
 /**
  * Feedback: how a product hears its users right after a launch (spec: Feedback input, Feedback
@@ -60,7 +61,10 @@ export class FeedbackService {
     private readonly outbox: OutboxService,
     private readonly contacts: ContactsService,
     @Inject(ChangelogEntryCheck) private readonly changelogEntries: ChangelogEntryCheck,
-  ) {}
+    erasure: ErasureRegistry,
+  ) {
+    erasure.contributeRecords('feedback', blankPersonInFeedback);
+  }
 
   /** Stores, classifies and announces one piece of feedback; `credential` says who sent it. */
   async createFeedback(

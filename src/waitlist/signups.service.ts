@@ -33,8 +33,10 @@ import {
   insertAtNextPosition,
   insertEmailTokens,
   listSignupsForAttribution,
+  deleteSignupsOfPerson,
 } from './waitlist.queries';
 import type { AttributionSignupRow } from './dto/attribution-signup';
+import { ErasureRegistry } from '../infra/erasure/erasure-registry';
 
 /*
  * Waitlist: signups, referrals, double opt-in, invites, stats, CSV import and export.
@@ -110,7 +112,10 @@ export class SignupsService {
     private readonly contacts: ContactsService,
     private readonly mailer: WaitlistMailer,
     private readonly turnstile: TurnstileVerifier,
-  ) {}
+    erasure: ErasureRegistry,
+  ) {
+    erasure.contributeRecords('waitlist_signups', deleteSignupsOfPerson);
+  }
 
   /** `idem`: the request's Idempotency-Key; its answer commits with the signup (idempotent-call.ts). */
   async createSignup(

@@ -1,5 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { StatementRunner } from '../infra/database/database';
+import { type ErasedRecords, erasedRowsOf } from '../infra/erasure/erasure-registry';
+import type { PersonToErase } from '../infra/erasure/person-match';
 import type { AttributionSignupRow } from './dto/attribution-signup';
 import type { EmailTokenRow } from './email-tokens';
 import type { WaitlistSignupEntity } from './entities/waitlist-signup.entity';
@@ -173,5 +175,16 @@ export async function listSignupsForAttribution(
     `SELECT email, confirmed_at IS NOT NULL AS confirmed, channel, source, referred_by_signup_id IS NOT NULL AS referred
        FROM waitlist_signups WHERE project_id = $1 AND created_at >= $2 AND created_at < $3 ORDER BY created_at, id`,
     [projectId, from, to],
+  );
+}
+
+/**
+ * Erasure (infra/erasure): the person's signups, by email. Their email tokens go with them (ON
+ * DELETE CASCADE); people they referred keep their places. Answers the signups' ids.
+ */
+export async function deleteSignupsOfPerson(em: EntityManager, person: PersonToErase): Promise<ErasedRecords> {
+  if (person.email === null) return { count: 0, recordIds: [] };
+  return erasedRowsOf(
+    await em.query('DELETE FROM waitlist_signups WHERE project_id = $1 AND email = $2 RETURNING id', [person.projectId, person.email]),
   );
 }

@@ -1,5 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { hashLinkToken } from '../../common/email-links/link-tokens';
+import { type ErasedRecords, erasedRowsOf } from '../../infra/erasure/erasure-registry';
+import type { PersonToErase } from '../../infra/erasure/person-match';
 import { ChangelogSubscriberTokenEntity, type SubscriberTokenPurpose } from '../entities/changelog-subscriber-token.entity';
 import { ChangelogSubscriberEntity } from '../entities/changelog-subscriber.entity';
 
@@ -135,4 +137,12 @@ export async function findSubscriberByToken(
     where: { id: link.subscriberId },
     ...(forUpdate ? { lock: { mode: 'pessimistic_write' } } : {}),
   });
+}
+
+/** Erasure (infra/erasure): the person's subscriptions, by email, with their tokens and labels (ON DELETE CASCADE); answers their ids. */
+export async function deleteSubscribersOfPerson(em: EntityManager, person: PersonToErase): Promise<ErasedRecords> {
+  if (person.email === null) return { count: 0, recordIds: [] };
+  return erasedRowsOf(
+    await em.query('DELETE FROM changelog_subscribers WHERE project_id = $1 AND email = $2 RETURNING id', [person.projectId, person.email]),
+  );
 }

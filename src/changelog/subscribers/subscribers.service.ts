@@ -29,7 +29,9 @@ import {
   lockNewSubscribers,
   replaceSubscriberLabels,
   subscriberLabelSlugs,
+  deleteSubscribersOfPerson,
 } from './subscribers.queries';
+import { ErasureRegistry } from '../../infra/erasure/erasure-registry';
 
 /*
  * Changelog subscribers (spec: Changelog subscriber, its states, the subscriber endpoints).
@@ -70,7 +72,10 @@ export class SubscribersService implements OnModuleInit {
     private readonly outbox: OutboxService,
     private readonly mailer: SubscriberMailer,
     private readonly usage: PlanUsage,
-  ) {}
+    erasure: ErasureRegistry,
+  ) {
+    erasure.contributeRecords('changelog_subscribers', deleteSubscribersOfPerson);
+  }
 
   onModuleInit(): void {
     this.usage.registerCounter('subscribers', (projectId) => countSubscribers(this.db.manager, projectId));

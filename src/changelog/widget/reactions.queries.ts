@@ -1,4 +1,6 @@
 import type { EntityManager } from 'typeorm';
+import { type ErasedRecords, erasedRowsOf } from '../../infra/erasure/erasure-registry';
+import type { PersonToErase } from '../../infra/erasure/person-match';
 import type { ReactionName } from '../shared/reaction-set';
 
 /** The person's reaction to the entry, row-locked until the transaction ends; null when they hold none. */
@@ -68,4 +70,37 @@ export async function readReactionCounts(em: EntityManager, entryId: string): Pr
     [entryId],
   );
   return Object.fromEntries(rows.map((row) => [row.reaction, row.count]));
+}
+
+/** Erasure (infra/erasure): the entries the person's user id was shown in the widget. */
+export async function deleteReadsOfPerson(em: EntityManager, person: PersonToErase): Promise<ErasedRecords> {
+  let count = 0;
+  for (const userId of person.userIds) {
+    count += erasedRowsOf(
+      await em.query('DELETE FROM changelog_readers WHERE project_id = $1 AND user_id = $2', [person.projectId, userId]),
+    ).count;
+  }
+  return { count, recordIds: [] };
+}
+
+/**
+ * Erasure (infra/erasure): the person's reactions, and what they added to the counts, so totals
+ * stay the number of people holding one.
+ */
+export async function deleteReactionsOfPerson(em: EntityManager, person: PersonToErase): Promise<ErasedRecords> {
+  let count = 0;
+  for (const userId of person.userIds) {
+    const erased = erasedRowsOf(
+      await em.query(
+        `WITH gone AS (DELETE FROM changelog_reactions WHERE project_id = $1 AND reactor = 'u:' || $2::text RETURNING entry_id, reaction),
+     counted AS (UPDATE changelog_reaction_counts c SET count = c.count - g.n
+       FROM (SELECT entry_id, reaction, count(*)::int AS n FROM gone GROUP BY 1, 2) g
+       WHERE c.entry_id = g.entry_id AND c.reaction = g.reaction RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+        [person.projectId, userId],
+      ),
+    );
+    count += erased.count;
+  }
+  return { count, recordIds: [] };
 }

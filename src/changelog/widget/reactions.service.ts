@@ -11,10 +11,20 @@ import { ChangelogReactionSet } from '../settings/reaction-set.service';
 import { REACTION_NAMES, type ReactionName } from '../shared/reaction-set';
 import type { WidgetReactionsDto } from './dto/widget.dto';
 import type { WidgetReactionDto } from './dto/widget-input.dto';
-import { deleteReaction, insertReaction, lockReaction, moveReactionCount, readReactionCounts, replaceReaction } from './reactions.queries';
+import {
+  deleteReaction,
+  insertReaction,
+  lockReaction,
+  moveReactionCount,
+  readReactionCounts,
+  replaceReaction,
+  deleteReadsOfPerson,
+  deleteReactionsOfPerson,
+} from './reactions.queries';
 import { readerOf } from './widget-reader';
 import { ENTRY_NOT_FOUND } from './widget.service';
 import { visibleEntryIds } from './widget.queries';
+import { ErasureRegistry } from '../../infra/erasure/erasure-registry';
 
 /**
  * Reactions to entries (spec: Reaction set): one per person per entry, a new one replacing the old;
@@ -38,7 +48,12 @@ export class ReactionsService {
     private readonly clock: Clock,
     private readonly reactionSets: ChangelogReactionSet,
     private readonly caps: EngagementCaps,
-  ) {}
+    erasure: ErasureRegistry,
+  ) {
+    // What the widget knows of a person: entries they were shown, and their reactions.
+    erasure.contributeRecords('changelog_readers', deleteReadsOfPerson);
+    erasure.contributeRecords('changelog_reactions', deleteReactionsOfPerson);
+  }
 
   async react(
     project: ProjectRef,

@@ -2,7 +2,6 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock';
 import { newId } from '../../common/ids/ids';
 import { normalizeEmail } from '../../common/validation/email-field';
-import { BELL_CHANGES, ChangeNotifications, bellPersonId } from '../../infra/database/change-notifications';
 import { Database } from '../../infra/database/database';
 import { ErasureRegistry } from '../../infra/erasure/erasure-registry';
 import type { PersonToErase } from '../../infra/erasure/person-match';
@@ -10,7 +9,7 @@ import type { ProjectRef } from '../../projects/project-ref';
 import { contactNotFound } from '../contact-errors';
 import { CONTRIBUTED_ERASURE_KINDS, ContributedErasureKind, ErasureDto, ErasureRemovedDto } from './dto/erasure.dto';
 import { ContactErasureEntity, ErasureActorKind } from './entities/contact-erasure.entity';
-import { type ErasedPerson, erasePerson, lockContact } from './erasure.queries';
+import { type ErasedPerson, deleteErasedContact, lockContact } from './erasure.queries';
 
 /** Who asked for an erasure: an API key or a dashboard account (ids only). */
 export interface ErasureActor {
@@ -21,9 +20,10 @@ export interface ErasureActor {
 /**
  * Erasure of one person: `DELETE /v1/contacts/{id}` removes them everywhere the project holds
  * them, found by the contact's email and user id, in one transaction with the audit row, which
- * keeps no personal data. erasure.queries.ts runs the statements of the contacts module and of the
- * features it still speaks for; every module that contributed to the erasure registry (mail,
- * idempotent answers, event payloads, the webhook delivery log) runs its own. A second erasure of
+ * keeps no personal data. Every module whose tables hold the person runs its own statements
+ * through the erasure registry: first the person's own records (waitlist, feedback, changelog,
+ * bell), then the contact goes, then the stored copies that may name them (mail, idempotent
+ * answers, event payloads, the webhook delivery log, payment customers). A second erasure of
  * the same id is CONTACT_NOT_FOUND: the person is gone. Rows that only count (usage, page views
  * without a visitor) name nobody and stay.
  *
@@ -36,7 +36,6 @@ export class ErasureService implements OnApplicationBootstrap {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly registry: ErasureRegistry,
-    private readonly changes: ChangeNotifications,
   ) {}
 
   /** Every contribution must be counted in the answer, and every count must have a contributor. */
@@ -52,11 +51,11 @@ export class ErasureService implements OnApplicationBootstrap {
     return this.db.transaction(async (em) => {
       const person = await lockContact(em, project.id, contactId);
       if (!person) throw contactNotFound(contactId);
-      const own = await erasePerson(em, project.id, person);
-      // Their bell rows went: every process's copy of that bell goes at commit.
-      if (person.userId) await this.changes.announce(em, BELL_CHANGES.person, bellPersonId(project.id, person.userId));
-      const contributed = await this.registry.eraseEverywhere(em, personToErase(project.id, person, own.recordIds));
-      const removed: ErasureRemovedDto = { ...own.counts, ...countsOf(contributed) };
+      const records = await this.registry.eraseRecords(em, personToErase(project.id, person, []));
+      const contact = await deleteErasedContact(em, project.id, person.id);
+      const recordIds = [...records.recordIds, ...contact.recordIds];
+      const copies = await this.registry.eraseCopies(em, personToErase(project.id, person, recordIds));
+      const removed: ErasureRemovedDto = { contact: contact.count, ...countsOf({ ...records.counts, ...copies }) };
       const audit = Object.assign(new ContactErasureEntity(), {
         id: newId('cer'),
         projectId: project.id,

@@ -1,4 +1,6 @@
 import type { EntityManager } from 'typeorm';
+import { type ErasedRecords, erasedRowsOf } from '../../infra/erasure/erasure-registry';
+import type { PersonToErase } from '../../infra/erasure/person-match';
 
 /** Serves the retention job's range scan over every project (see NotificationEntity). */
 export const IX_NOTIFICATIONS_VISIBLE_AT = 'ix_notifications_visible_at';
@@ -47,4 +49,23 @@ export async function deleteBellUsersBatch(em: EntityManager, projectId: string,
     [projectId, cutoff, limit],
   )) as [unknown[], number];
   return affected;
+}
+
+/**
+ * Erasure (infra/erasure): what the bell holds of the person's user id, one statement per table
+ * in this order (receipts, group recipients, bell users, then the notifications addressed to them
+ * alone; broadcasts and groups name nobody and stay). Each entry counts under its table's name.
+ */
+export const PERSON_ERASURE_STATEMENTS = [
+  ['notification_receipts', 'DELETE FROM notification_receipts WHERE project_id = $1 AND user_id = $2'],
+  ['notification_recipients', 'DELETE FROM notification_recipients WHERE project_id = $1 AND user_id = $2'],
+  ['bell_users', 'DELETE FROM bell_users WHERE project_id = $1 AND user_id = $2'],
+  ['notifications', 'DELETE FROM notifications WHERE project_id = $1 AND user_id = $2'],
+] as const;
+
+/** Runs one of PERSON_ERASURE_STATEMENTS for each of the person's user ids; answers the rows deleted. */
+export async function deletePersonRows(em: EntityManager, sql: string, person: PersonToErase): Promise<ErasedRecords> {
+  let count = 0;
+  for (const userId of person.userIds) count += erasedRowsOf(await em.query(sql, [person.projectId, userId])).count;
+  return { count, recordIds: [] };
 }

@@ -9,8 +9,11 @@ import {
   deleteBellUsersBatch,
   deleteChildRowsBatch,
   deleteNotifications,
+  deletePersonRows,
   expiredNotifications,
+  PERSON_ERASURE_STATEMENTS,
 } from './notification-retention.queries';
+import { ErasureRegistry } from '../../infra/erasure/erasure-registry';
 
 /** Spec: Retention — notifications, per-person records and bell user ids go 90 days after showing. */
 export const NOTIFICATION_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
@@ -52,7 +55,17 @@ export class NotificationRetention {
     private readonly clock: Clock,
     private readonly bells: BellStateCache,
     private readonly projects: ProjectsService,
-  ) {}
+    erasure: ErasureRegistry,
+  ) {
+    // An erased person's bell rows go with them, and every process's copy of their bell at commit.
+    for (const [kind, sql] of PERSON_ERASURE_STATEMENTS) {
+      erasure.contributeRecords(kind, async (em, person) => {
+        const erased = await deletePersonRows(em, sql, person);
+        if (kind === 'notifications') await this.bells.announcePeople(em, person.projectId, person.userIds);
+        return erased;
+      });
+    }
+  }
 
   @Cron(CronExpression.EVERY_DAY_AT_3AM, { name: 'notification-retention', timeZone: 'UTC' })
   async runDaily(): Promise<void> {

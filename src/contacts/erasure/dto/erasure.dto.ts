@@ -60,8 +60,17 @@ export class ErasureRemovedDto {
   revenue_customers: number;
 }
 
-/** The kinds other modules count through the erasure registry (the rest come from erasure.queries.ts). */
+/** The kinds other modules count through the erasure registry, in the answer's order (`contact` is the contacts module's own). */
 export const CONTRIBUTED_ERASURE_KINDS = [
+  'waitlist_signups',
+  'feedback',
+  'changelog_subscribers',
+  'notification_receipts',
+  'bell_users',
+  'notification_recipients',
+  'notifications',
+  'changelog_readers',
+  'changelog_reactions',
   'mail_messages',
   'events',
   'idempotent_answers',
