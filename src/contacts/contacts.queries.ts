@@ -202,3 +202,24 @@ export function whereContactsMatch<Row extends object>(qb: SelectQueryBuilder<Ro
   });
   return qb;
 }
+
+/*
+ * Fragments for other modules' statements that must read contacts in the same round trip (the
+ * widget's reads, the changelog's after-reading groups); ContactsService re-exports them. The
+ * `…Sql` arguments are SQL expressions (placeholders or columns) of the composing statement.
+ */
+
+/**
+ * Fragment: EXISTS a contact of the project with this user id for whom `holds(details, consents)`
+ * is true, given the SQL of the contact's `details` and `consents` columns.
+ */
+export function contactOfUserExists(projectIdSql: string, userIdSql: string, holds: (details: string, consents: string) => string): string {
+  return `EXISTS (
+      SELECT 1 FROM contacts rc WHERE rc.project_id = ${projectIdSql} AND rc.user_id = ${userIdSql}::varchar
+        AND ${holds('rc.details', 'rc.consents')})`;
+}
+
+/** Fragment: a sub-select of the user ids of the project's contacts created before `beforeSql`. */
+export function contactUserIdsCreatedBefore(projectIdSql: string, beforeSql: string): string {
+  return `SELECT user_id FROM contacts WHERE project_id = ${projectIdSql} AND user_id IS NOT NULL AND created_at < ${beforeSql}`;
+}

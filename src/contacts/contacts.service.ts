@@ -9,6 +9,8 @@ import { Database } from '../infra/database/database';
 import type { ProjectRef } from '../projects/project-ref';
 import { ContactStage, laterStage } from './contact-stages';
 import { contactNotFound } from './contact-errors';
+// The fragments other modules compose into their statements (see contacts.queries.ts).
+export { contactOfUserExists, contactUserIdsCreatedBefore } from './contacts.queries';
 import {
   ContactFilter,
   ContactKey,

@@ -54,3 +54,11 @@ export async function blankPersonInFeedback(em: EntityManager, person: PersonToE
   }
   return { count, recordIds: [] };
 }
+
+/**
+ * Fragment for the changelog's entry numbers (FeedbackService re-exports it): how many feedback
+ * records of the project `projectIdSql` name the entry `entryIdSql`, as a scalar subquery.
+ */
+export function feedbackCountOfEntry(projectIdSql: string, entryIdSql: string): string {
+  return `(SELECT count(*) FROM feedback f WHERE f.project_id = ${projectIdSql} AND f.changelog_entry_id = ${entryIdSql})`;
+}

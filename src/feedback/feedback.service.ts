@@ -19,6 +19,8 @@ import { ListFeedbackQueryDto } from './dto/list-feedback-query.dto';
 import { FeedbackEntity } from './entities/feedback.entity';
 import { feedbackCreatedData } from './feedback-event';
 import { insertFeedback, blankPersonInFeedback } from './feedback.queries';
+// The fragment the changelog's entry numbers compose into their statement (see feedback.queries.ts).
+export { feedbackCountOfEntry } from './feedback.queries';
 import { ErasureRegistry } from '../infra/erasure/erasure-registry';
 
 /**

@@ -4,6 +4,8 @@ import { Clock } from '../common/clock/clock';
 import { newId } from '../common/ids/ids';
 import { BellStateCache } from './bell/bell-state.cache';
 import { countBellUsers } from './bell/bell.queries';
+// The fragment the changelog's after-reading groups compose into their statement (see bell.queries.ts).
+export { bellUserIdsSeenBefore } from './bell/bell.queries';
 import { markdownExcerpt } from '../common/markdown/markdown-render';
 import { ProjectSettingsService } from '../projects/project-settings.service';
 import { insertChangelogBroadcast } from './sending/sending.queries';

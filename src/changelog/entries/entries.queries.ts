@@ -59,3 +59,10 @@ export async function isPublishedEntry(em: EntityManager, projectId: string, ent
   ]);
   return rows.length > 0;
 }
+
+/** Whether a changelog entry asked for chat posts; true when the row is not found (never skip by accident). */
+export async function entryNotifiesChat(em: EntityManager, entryId: unknown): Promise<boolean> {
+  if (typeof entryId !== 'string') return true;
+  const rows: { notify_chat: boolean }[] = await em.query('SELECT notify_chat FROM changelog_entries WHERE id = $1', [entryId]);
+  return rows[0]?.notify_chat ?? true;
+}

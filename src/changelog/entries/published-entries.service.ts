@@ -3,6 +3,9 @@ import type { EntityManager } from 'typeorm';
 import { ChangelogEntryCheck } from '../../feedback/changelog-entry-check.service';
 import { isPublishedEntry } from './entries.queries';
 
+/** Whether a changelog entry asked for chat posts (webhooks' delivery planner); true when it is not found. */
+export { entryNotifiesChat } from './entries/entries.queries';
+
 /**
  * The changelog's answer to feedback's ChangelogEntryCheck port: a published entry of the project,
  * any audience, expired or not (feedback about an entry someone read stays linked to it). A plain

@@ -1,3 +1,5 @@
+import { contactOfUserExists } from '../contacts/contacts.service';
+
 /**
  * What "public" means for an entry, in one place: published, public audience, not expired at
  * `now`. The publishable-key list, the public JSON, the hosted page, the feeds and view counting
@@ -23,8 +25,12 @@ export function containsPattern(q: string): string {
  * `projectId`, `userId`; entries are aliased `e`.
  */
 export function readerEntryCondition(now: string, projectId: string, userId: string): string {
+  // The contacts table is the contacts module's: it writes the EXISTS, this file the segment test.
+  const segmentMatches = contactOfUserExists(
+    projectId,
+    userId,
+    (details, consents) => `changelog_segment_matches(e.segment, ${details}, ${consents})`,
+  );
   return `e.status = 'published' AND (e.expires_at IS NULL OR e.expires_at > ${now}) AND (e.audience = 'public'
-    OR (${userId}::varchar IS NOT NULL AND (e.audience = 'signed_in' OR (e.audience = 'segment' AND EXISTS (
-      SELECT 1 FROM contacts rc WHERE rc.project_id = ${projectId} AND rc.user_id = ${userId}::varchar
-        AND changelog_segment_matches(e.segment, rc.details, rc.consents))))))`;
+    OR (${userId}::varchar IS NOT NULL AND (e.audience = 'signed_in' OR (e.audience = 'segment' AND ${segmentMatches}))))`;
 }

@@ -1,4 +1,7 @@
 import type { EntityManager } from 'typeorm';
+import { contactUserIdsCreatedBefore } from '../../contacts/contacts.service';
+import { feedbackCountOfEntry } from '../../feedback/feedback.service';
+import { bellUserIdsSeenBefore } from '../../notifications/changelog-broadcasts.service';
 import type { EntryStatus } from '../entities/changelog-entry.entity';
 import type { ReactionName } from '../shared/reaction-set';
 
@@ -19,7 +22,7 @@ const STATS_COLUMNS = `e.id, e.title, e.status, e.published_at,
   coalesce(c.views, 0)::int AS views, coalesce(c.cta_clicks, 0)::int AS cta_clicks, coalesce(c.anonymous_readers, 0)::int AS anonymous_readers,
   (SELECT count(*) FROM changelog_readers r WHERE r.entry_id = e.id)::int AS signed_in_readers,
   (SELECT coalesce(json_object_agg(rc.reaction, rc.count), '{}') FROM changelog_reaction_counts rc WHERE rc.entry_id = e.id AND rc.count > 0) AS reactions,
-  (SELECT count(*) FROM feedback f WHERE f.project_id = e.project_id AND f.changelog_entry_id = e.id)::int AS feedback`;
+  ${feedbackCountOfEntry('e.project_id', 'e.id')}::int AS feedback`;
 
 const COUNTS = `LEFT JOIN LATERAL (
   SELECT sum(widget_views + page_views) AS views, sum(cta_clicks) AS cta_clicks, sum(anonymous_readers) AS anonymous_readers
@@ -68,8 +71,8 @@ export async function readAfterReadingGroups(
     `WITH readers AS (
        SELECT user_id FROM changelog_readers WHERE entry_id = $2 AND first_seen_at >= $3 AND first_seen_at < $4
      ), known AS (
-       SELECT user_id FROM contacts WHERE project_id = $1 AND user_id IS NOT NULL AND created_at < $3
-       UNION SELECT user_id FROM bell_users WHERE project_id = $1 AND first_seen_at < $3
+       ${contactUserIdsCreatedBefore('$1', '$3')}
+       UNION ${bellUserIdsSeenBefore('$1', '$3')}
        UNION SELECT user_id FROM changelog_readers WHERE project_id = $1 AND first_seen_at < $3
      )
      SELECT user_id, true AS reader FROM readers

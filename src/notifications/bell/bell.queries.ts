@@ -278,6 +278,14 @@ export async function recordBellUser(em: Pick<EntityManager, 'query'>, projectId
   );
 }
 
+/**
+ * Fragment for the changelog's after-reading groups (ChangelogBroadcasts re-exports it): a
+ * sub-select of the user ids whose bell first asked in the project `projectIdSql` before `beforeSql`.
+ */
+export function bellUserIdsSeenBefore(projectIdSql: string, beforeSql: string): string {
+  return `SELECT user_id FROM bell_users WHERE project_id = ${projectIdSql} AND first_seen_at < ${beforeSql}`;
+}
+
 /** People whose bell has asked at least once (bell_users): who a changelog broadcast can reach. */
 export async function countBellUsers(em: Pick<EntityManager, 'query'>, projectId: string): Promise<number> {
   const rows: { count: string }[] = await em.query('SELECT count(*) AS count FROM bell_users WHERE project_id = $1', [projectId]);

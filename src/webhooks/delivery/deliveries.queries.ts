@@ -36,13 +36,6 @@ export async function insertPlannedDeliveries(
   return rows.map((row) => ({ id: row.id, nextAttemptAt: new Date(row.next_attempt_at) }));
 }
 
-/** Whether a changelog entry asked for chat posts; true when the row is not found (never skip by accident). */
-export async function entryNotifiesChat(em: EntityManager, entryId: unknown): Promise<boolean> {
-  if (typeof entryId !== 'string') return true;
-  const rows: { notify_chat: boolean }[] = await em.query('SELECT notify_chat FROM changelog_entries WHERE id = $1', [entryId]);
-  return rows[0]?.notify_chat ?? true;
-}
-
 /** Any success resets the failure streak; the condition spares a write when there is none. */
 export async function resetFailureStreak(em: EntityManager, endpointId: string): Promise<void> {
   await em.query('UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = $1 AND consecutive_failures <> 0', [endpointId]);

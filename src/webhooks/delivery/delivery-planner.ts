@@ -5,8 +5,9 @@ import { DueRows } from '../../infra/queue/due-rows';
 import { OutboxService, type RecordedEvent } from '../../events/outbox.service';
 import { PLANS } from '../../projects/plans';
 import type { ProjectRef } from '../../projects/project-ref';
-import { entryNotifiesChat, insertPlannedDeliveries } from './deliveries.queries';
+import { insertPlannedDeliveries } from './deliveries.queries';
 import { WebhookSender } from './webhook-sender';
+import { entryNotifiesChat } from '../../changelog/published-entries.service';
 
 /** Ids handed to the planning statement: one per endpoint the largest plan allows. */
 const MAX_ENDPOINTS = Math.max(...Object.values(PLANS).map((plan) => plan.limits.webhookEndpoints));
