@@ -49,3 +49,36 @@ export async function purgeExpiredAnswers(em: EntityManager, now: Date): Promise
   const [, deleted] = (await em.query(`DELETE FROM idempotency_records WHERE expires_at <= $1`, [now])) as [unknown, number];
   return deleted;
 }
+
+export interface StoredRecordRow {
+  request_hash: string;
+  response_status: number;
+  response_headers: Record<string, string>;
+  response_body: string;
+}
+
+/** The committed, unexpired record for (scope, key), or null. */
+export async function findUnexpiredRecord(em: EntityManager, scope: string, key: string, now: Date): Promise<StoredRecordRow | null> {
+  const rows: StoredRecordRow[] = await em.query(
+    `SELECT request_hash, response_status, response_headers, response_body
+           FROM idempotency_records WHERE scope = $1 AND key = $2 AND expires_at > $3`,
+    [scope, key, now],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Writes a record, replacing an expired one of the same key. Parameters: scope, key, request hash,
+ * status, headers (JSON), body, created at, expires at, project.
+ */
+export async function upsertRecord(em: EntityManager, params: unknown[]): Promise<void> {
+  await em.query(
+    `INSERT INTO idempotency_records (scope, key, request_hash, response_status, response_headers, response_body, created_at, expires_at, project_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (scope, key) DO UPDATE
+         SET project_id = EXCLUDED.project_id, request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
+             response_headers = EXCLUDED.response_headers, response_body = EXCLUDED.response_body,
+             created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at`,
+    params,
+  );
+}

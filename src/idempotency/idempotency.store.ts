@@ -6,7 +6,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { WireAnswer } from '../common/http/request-context';
 import { Database } from '../infra/database/database';
 import { ErasureRegistry } from '../infra/erasure/erasure-registry';
-import { deleteAnswersNamingPerson, purgeExpiredAnswers } from './idempotency.queries';
+import { deleteAnswersNamingPerson, findUnexpiredRecord, purgeExpiredAnswers, upsertRecord } from './idempotency.queries';
 
 export interface StoredAnswer {
   requestHash: string;
@@ -50,13 +50,7 @@ export class IdempotencyStore implements OnModuleInit {
 
   /** The committed, unexpired answer for (scope, key), or null. */
   async find(scope: string, key: string, now: Date, em: EntityManager = this.db.manager): Promise<StoredAnswer | null> {
-    const rows: Array<{ request_hash: string; response_status: number; response_headers: Record<string, string>; response_body: string }> =
-      await em.query(
-        `SELECT request_hash, response_status, response_headers, response_body
-           FROM idempotency_records WHERE scope = $1 AND key = $2 AND expires_at > $3`,
-        [scope, key, now],
-      );
-    const row = rows[0];
+    const row = await findUnexpiredRecord(em, scope, key, now);
     if (!row) return null;
     return {
       requestHash: row.request_hash,
@@ -79,25 +73,17 @@ export class IdempotencyStore implements OnModuleInit {
 
   /** Writes the answer in `em`'s transaction; replaces an expired record of the same key. */
   async save(em: EntityManager, record: NewRecord): Promise<void> {
-    await em.query(
-      `INSERT INTO idempotency_records (scope, key, request_hash, response_status, response_headers, response_body, created_at, expires_at, project_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (scope, key) DO UPDATE
-         SET project_id = EXCLUDED.project_id, request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
-             response_headers = EXCLUDED.response_headers, response_body = EXCLUDED.response_body,
-             created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at`,
-      [
-        record.scope,
-        record.key,
-        record.requestHash,
-        record.answer.status,
-        JSON.stringify(record.answer.headers),
-        record.answer.body,
-        record.createdAt,
-        record.expiresAt,
-        record.projectId,
-      ],
-    );
+    await upsertRecord(em, [
+      record.scope,
+      record.key,
+      record.requestHash,
+      record.answer.status,
+      JSON.stringify(record.answer.headers),
+      record.answer.body,
+      record.createdAt,
+      record.expiresAt,
+      record.projectId,
+    ]);
   }
 
   /** Hourly, in worker processes only (an API-only process leaves it to them), one at a time. */

@@ -66,3 +66,7 @@ export async function entryNotifiesChat(em: EntityManager, entryId: unknown): Pr
   const rows: { notify_chat: boolean }[] = await em.query('SELECT notify_chat FROM changelog_entries WHERE id = $1', [entryId]);
   return rows[0]?.notify_chat ?? true;
 }
+
+/** Query-builder condition on entries `e`: the entry carries the project's label with slug `:label`. */
+export const ENTRY_HAS_LABEL = `EXISTS (SELECT 1 FROM changelog_entry_labels el JOIN changelog_labels l ON l.id = el.label_id
+                 WHERE el.entry_id = e.id AND l.project_id = e.project_id AND l.slug = :label)`;

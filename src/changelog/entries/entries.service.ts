@@ -20,7 +20,7 @@ import { ChangelogEntryEntity, type EntryStatus } from '../entities/changelog-en
 import { resolveLabelSlugs } from '../labels/label-slugs';
 import { containsPattern, publicEntryCondition } from '../shared/public-set';
 import { lockProject } from '../../projects/project-lock';
-import { endOtherAnnouncement, findEntryForUpdate, labelSlugsOf, replaceEntryLabels } from './entries.queries';
+import { ENTRY_HAS_LABEL, endOtherAnnouncement, findEntryForUpdate, labelSlugsOf, replaceEntryLabels } from './entries.queries';
 import { entryAnswer } from './entry-answer';
 import { fixedFieldOfPublished, mergeValues } from './entry-changes';
 import { checkEntryValues } from './entry-checks';
@@ -173,11 +173,7 @@ export class EntriesService {
     if (query.status) qb.andWhere('e.status = :status', { status: query.status });
     if (query.category) qb.andWhere('e.category = :category', { category: query.category });
     if (query.label) {
-      qb.andWhere(
-        `EXISTS (SELECT 1 FROM changelog_entry_labels el JOIN changelog_labels l ON l.id = el.label_id
-                 WHERE el.entry_id = e.id AND l.project_id = e.project_id AND l.slug = :label)`,
-        { label: query.label },
-      );
+      qb.andWhere(ENTRY_HAS_LABEL, { label: query.label });
     }
     if (query.q) {
       qb.andWhere("(e.title ILIKE :q ESCAPE '\\' OR e.body_markdown ILIKE :q ESCAPE '\\')", { q: containsPattern(query.q) });

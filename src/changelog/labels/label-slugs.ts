@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
+import { labelsWithSlugs } from './labels.queries';
 
 /**
  * The ids of the project's labels named by `slugs` (duplicates collapse), in the order given. An
@@ -14,10 +15,7 @@ export async function resolveLabelSlugs(
 ): Promise<string[]> {
   const wanted = [...new Set(slugs)];
   if (wanted.length === 0) return [];
-  const rows: { id: string; slug: string }[] = await em.query(
-    'SELECT id, slug FROM changelog_labels WHERE project_id = $1 AND slug = ANY($2)',
-    [projectId, wanted],
-  );
+  const rows = await labelsWithSlugs(em, projectId, wanted);
   const idBySlug = new Map(rows.map((row) => [row.slug, row.id]));
   const unknown = wanted.find((slug) => !idBySlug.has(slug));
   if (unknown !== undefined) {

@@ -7,6 +7,7 @@ import { ProjectsService } from '../../projects/projects.service';
 import { ChangelogLabelEntity } from '../entities/changelog-label.entity';
 import { ChangelogSubscriberEntity } from '../entities/changelog-subscriber.entity';
 import { resolveLabelSlugs } from '../labels/label-slugs';
+import { labelsWithSlugs } from '../labels/labels.queries';
 import { subscriberCreatedData } from './subscriber-event';
 import {
   confirmPromptPage,
@@ -94,10 +95,7 @@ export class SubscriberLinksService {
       const row = await findSubscriberByToken(em, token, 'labels');
       if (!row) return null;
       const slugs = (Array.isArray(checked) ? checked : [checked]).filter((value): value is string => typeof value === 'string');
-      const known: { slug: string }[] = await em.query('SELECT slug FROM changelog_labels WHERE project_id = $1 AND slug = ANY($2)', [
-        row.projectId,
-        slugs,
-      ]);
+      const known = await labelsWithSlugs(em, row.projectId, slugs);
       const labelIds = await resolveLabelSlugs(
         em,
         row.projectId,

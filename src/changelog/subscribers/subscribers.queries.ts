@@ -146,3 +146,7 @@ export async function deleteSubscribersOfPerson(em: EntityManager, person: Perso
     await em.query('DELETE FROM changelog_subscribers WHERE project_id = $1 AND email = $2 RETURNING id', [person.projectId, person.email]),
   );
 }
+
+/** Query-builder condition on subscribers `s`: the subscriber follows the label `:labelId`. */
+export const SUBSCRIBER_FOLLOWS_LABEL =
+  'EXISTS (SELECT 1 FROM changelog_subscriber_labels sl WHERE sl.subscriber_id = s.id AND sl.label_id = :labelId)';

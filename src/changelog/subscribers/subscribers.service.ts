@@ -30,6 +30,7 @@ import {
   replaceSubscriberLabels,
   subscriberLabelSlugs,
   deleteSubscribersOfPerson,
+  SUBSCRIBER_FOLLOWS_LABEL,
 } from './subscribers.queries';
 import { ErasureRegistry } from '../../infra/erasure/erasure-registry';
 
@@ -106,9 +107,7 @@ export class SubscribersService implements OnModuleInit {
       .where('s.project_id = :projectId', { projectId: project.id });
     if (query.label !== undefined) {
       const [labelId] = await resolveLabelSlugs(this.db.manager, project.id, [query.label], 'label');
-      qb.andWhere('EXISTS (SELECT 1 FROM changelog_subscriber_labels sl WHERE sl.subscriber_id = s.id AND sl.label_id = :labelId)', {
-        labelId,
-      });
+      qb.andWhere(SUBSCRIBER_FOLLOWS_LABEL, { labelId });
     }
     return listPage(qb, query, newestFirst('sub'), toSubscriberDto);
   }

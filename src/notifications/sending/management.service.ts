@@ -19,7 +19,7 @@ import {
 } from './dto/sent-notification.dto';
 import { rateOf } from './notification-input';
 import { NotificationQuota } from './quota';
-import { bellUsersSeenSince, receiptCounts } from './sending.queries';
+import { bellUsersSeenSince, receiptCounts, readReceiptExists, SENT_TO_USER } from './sending.queries';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -57,10 +57,7 @@ export class ManagementService {
     const qb = this.db.manager.createQueryBuilder(NotificationEntity, 'n').where('n.project_id = :projectId', { projectId: project.id });
     if (query.user_id) {
       // ix_notification_recipients_user: the person's sends, whatever the project's size.
-      qb.andWhere(
-        'n.id IN (SELECT r.notification_id FROM notification_recipients r WHERE r.project_id = :projectId AND r.user_id = :userId)',
-        { userId: query.user_id },
-      );
+      qb.andWhere(SENT_TO_USER, { userId: query.user_id });
     }
     if (query.audience === 'all') qb.andWhere("n.kind = 'broadcast'");
     if (query.audience === 'user') qb.andWhere("n.kind IN ('user', 'group')");
@@ -68,8 +65,7 @@ export class ManagementService {
     if (query.category) qb.andWhere('n.category = :category', { category: query.category });
     if (query.status === 'scheduled') qb.andWhere("n.status = 'scheduled' AND n.visible_at > :now", { now });
     if (query.status === 'read' || query.status === 'unread') {
-      const readBy = query.user_id ? 'AND rc.user_id = :userId' : '';
-      const exists = `EXISTS (SELECT 1 FROM notification_receipts rc WHERE rc.notification_id = n.id AND rc.read_at IS NOT NULL ${readBy})`;
+      const exists = readReceiptExists(Boolean(query.user_id));
       qb.andWhere('n.visible_at <= :now', { now });
       qb.andWhere(query.status === 'read' ? exists : new Brackets((w) => w.where(`NOT ${exists}`)));
     }

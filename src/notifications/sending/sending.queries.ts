@@ -131,3 +131,13 @@ export async function insertChangelogBroadcast(em: EntityManager, params: unknow
     params,
   );
 }
+
+/** Query-builder condition on notifications `n`: sent to the user `:userId` of the project `:projectId` (ix_notification_recipients_user). */
+export const SENT_TO_USER =
+  'n.id IN (SELECT r.notification_id FROM notification_recipients r WHERE r.project_id = :projectId AND r.user_id = :userId)';
+
+/** Query-builder condition on notifications `n`: someone (`byUser`: the user `:userId`) has read it. */
+export function readReceiptExists(byUser: boolean): string {
+  const readBy = byUser ? 'AND rc.user_id = :userId' : '';
+  return `EXISTS (SELECT 1 FROM notification_receipts rc WHERE rc.notification_id = n.id AND rc.read_at IS NOT NULL ${readBy})`;
+}

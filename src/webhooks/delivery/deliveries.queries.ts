@@ -206,3 +206,19 @@ export async function clearResponsesNamingPerson(em: EntityManager, person: Pers
   );
   return rows[0]?.cleared ?? 0;
 }
+
+/** A page of endpoint ids in id order (keyset), for the delivery log's retention. */
+export async function endpointIdsAfter(em: EntityManager, after: string, limit: number): Promise<string[]> {
+  const rows: { id: string }[] = await em.query('SELECT id FROM webhook_endpoints WHERE id > $1 ORDER BY id LIMIT $2', [after, limit]);
+  return rows.map((row) => row.id);
+}
+
+/** Deletes up to `limit` of the endpoint's delivery log entries created before `cutoff`; answers how many. */
+export async function deleteExpiredBatch(em: EntityManager, endpointId: string, cutoff: Date, limit: number): Promise<number> {
+  const [, affected] = (await em.query(
+    `DELETE FROM webhook_deliveries WHERE ctid = ANY (ARRAY(
+       SELECT ctid FROM webhook_deliveries WHERE endpoint_id = $1 AND created_at < $2 LIMIT $3))`,
+    [endpointId, cutoff, limit],
+  )) as [unknown, number];
+  return affected;
+}

@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Cron } from '@nestjs/schedule';
-import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Database } from '../../infra/database/database';
 import { ErasureRegistry } from '../../infra/erasure/erasure-registry';
 import { clearResponsesNamingPerson } from './deliveries.queries';
+import { deleteExpiredBatch, endpointIdsAfter } from './deliveries.queries';
 
 /** Spec: Limits → Webhooks — the delivery log is kept 30 days. */
 export const DELIVERY_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -67,18 +67,4 @@ export class DeliveryRetention implements OnModuleInit {
       after = endpointIds[endpointIds.length - 1];
     }
   }
-}
-
-async function endpointIdsAfter(em: EntityManager, after: string, limit: number): Promise<string[]> {
-  const rows: { id: string }[] = await em.query('SELECT id FROM webhook_endpoints WHERE id > $1 ORDER BY id LIMIT $2', [after, limit]);
-  return rows.map((row) => row.id);
-}
-
-async function deleteExpiredBatch(em: EntityManager, endpointId: string, cutoff: Date, limit: number): Promise<number> {
-  const [, affected] = (await em.query(
-    `DELETE FROM webhook_deliveries WHERE ctid = ANY (ARRAY(
-       SELECT ctid FROM webhook_deliveries WHERE endpoint_id = $1 AND created_at < $2 LIMIT $3))`,
-    [endpointId, cutoff, limit],
-  )) as [unknown, number];
-  return affected;
 }
