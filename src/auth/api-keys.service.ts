@@ -176,9 +176,7 @@ export class ApiKeysService {
    * the key as listed; revoking twice keeps the first revocation time. Another project's key is NOT_FOUND.
    */
   async revokeKeyById(project: ProjectRef, keyId: string): Promise<ListedKey> {
-    const row = await this.db.transaction((em) =>
-      this.revokeWhere(em, { id: keyId, ofProjectOrTwin: project.id }),
-    );
+    const row = await this.db.transaction((em) => this.revokeWhere(em, { id: keyId, ofProjectOrTwin: project.id }));
     if (!row) throw new ApiError('NOT_FOUND', `This project has no key ${keyId.slice(0, 64)}.`, { param: 'id' });
     return toListedKey(row);
   }

@@ -4,7 +4,7 @@ import { ChangelogEntryCheck } from '../../feedback/changelog-entry-check.servic
 import { isPublishedEntry } from './entries.queries';
 
 /** Whether a changelog entry asked for chat posts (webhooks' delivery planner); true when it is not found. */
-export { entryNotifiesChat } from './entries/entries.queries';
+export { entryNotifiesChat } from './entries.queries';
 
 /**
  * The changelog's answer to feedback's ChangelogEntryCheck port: a published entry of the project,

@@ -1,4 +1,4 @@
-import { contactOfUserExists } from '../contacts/contacts.service';
+import { contactOfUserExists } from '../../contacts/contacts.service';
 
 /**
  * What "public" means for an entry, in one place: published, public audience, not expired at

@@ -7,7 +7,7 @@ import { PLANS } from '../../projects/plans';
 import type { ProjectRef } from '../../projects/project-ref';
 import { insertPlannedDeliveries } from './deliveries.queries';
 import { WebhookSender } from './webhook-sender';
-import { entryNotifiesChat } from '../../changelog/published-entries.service';
+import { entryNotifiesChat } from '../../changelog/entries/published-entries.service';
 
 /** Ids handed to the planning statement: one per endpoint the largest plan allows. */
 const MAX_ENDPOINTS = Math.max(...Object.values(PLANS).map((plan) => plan.limits.webhookEndpoints));
