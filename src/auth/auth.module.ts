@@ -6,6 +6,12 @@ import { DashboardJwt, DashboardJwtStrategy } from './dashboard-jwt';
 import { EndUserVerifier } from './end-user-verifier';
 import { KeyGuessLimiter } from './key-guess-limiter';
 import { KeyUsageRecorder } from './key-usage';
+import { AuthStateStep } from './policy-steps/auth-state.step';
+import { BrowserLimitStep } from './policy-steps/browser-limit.step';
+import { CallerStep } from './policy-steps/caller.step';
+import { IdempotencyStep } from './policy-steps/idempotency.step';
+import { PlanGateStep } from './policy-steps/plan-gate.step';
+import { UserHashStep } from './policy-steps/user-hash.step';
 import { ProvisioningService } from './provisioning.service';
 import { RoutePolicyGuard } from './route-policy.guard';
 
@@ -21,6 +27,12 @@ import { RoutePolicyGuard } from './route-policy.guard';
     KeyGuessLimiter,
     KeyUsageRecorder,
     ProvisioningService,
+    CallerStep,
+    BrowserLimitStep,
+    PlanGateStep,
+    UserHashStep,
+    AuthStateStep,
+    IdempotencyStep,
     RoutePolicyGuard,
   ],
   exports: [ApiKeysService, KeyUsageRecorder, AccountsService, EndUserVerifier, ProvisioningService, RoutePolicyGuard],

@@ -46,13 +46,14 @@ export function idempotencyScopeOf(caller: Caller): string | null {
   return null;
 }
 
-interface AuthState {
-  caller: Caller;
-  endUser: EndUser | null;
+/** What the route-policy guard leaves on a request for its handler: who calls, and for whom. */
+export interface AuthState {
+  readonly caller: Caller;
+  readonly endUser: EndUser | null;
 }
 
-export function setAuthState(req: Request, caller: Caller, endUser: EndUser | null): void {
-  setRequestAuth(req, { caller, endUser } satisfies AuthState);
+export function setAuthState(req: Request, state: AuthState): void {
+  setRequestAuth(req, state);
 }
 
 export function callerOf(req: Request): Caller {
