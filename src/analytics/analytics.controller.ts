@@ -5,8 +5,6 @@ import { CurrentProject } from '../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
 import { ContactDto } from '../contacts/dto/contact.dto';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { CurrentIdempotency } from '../idempotency/idempotency-claims';
-import type { IdempotentCall } from '../idempotency/idempotent-call';
 import type { ProjectRef } from '../projects/project-ref';
 import { AnalyticsService } from './analytics.service';
 import { AttributionService } from './attribution.service';
@@ -44,11 +42,7 @@ export class AnalyticsController {
   })
   @ApiEnvelope(ContactDto)
   @ApiErrors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE')
-  identify(
-    @CurrentProject() project: ProjectRef,
-    @Body() body: IdentifyDto,
-    @CurrentIdempotency() idem: IdempotentCall | null,
-  ): Promise<ContactDto> {
-    return this.analytics.identify(project, body, idem);
+  identify(@CurrentProject() project: ProjectRef, @Body() body: IdentifyDto): Promise<ContactDto> {
+    return this.analytics.identify(project, body);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ContactsService } from '../contacts/contacts.service';
 import { ContactDto, toContactDto } from '../contacts/dto/contact.dto';
-import { idempotently, IdempotentCall } from '../idempotency/idempotent-call';
+import { idempotently } from '../idempotency/idempotent-call';
 import { Database } from '../infra/database/database';
 import type { ProjectRef } from '../projects/project-ref';
 import { IdentifyDto } from './dto/identify.dto';
@@ -18,9 +18,9 @@ export class AnalyticsService {
     private readonly contacts: ContactsService,
   ) {}
 
-  async identify(project: ProjectRef, input: IdentifyDto, idem: IdempotentCall | null = null): Promise<ContactDto> {
+  async identify(project: ProjectRef, input: IdentifyDto): Promise<ContactDto> {
     return this.db.transaction((em) =>
-      idempotently(em, idem, async () => {
+      idempotently(em, input, async () => {
         const contact = await this.contacts.upsertContact(em, project.id, {
           email: input.email,
           userId: input.user_id,

@@ -70,7 +70,7 @@ export class DemoService {
     if (!project) return false;
     const time = this.clock.now().toISOString().slice(11, 19);
     const input = { user_id: DEMO_USER_ID, title: 'Test notification', body: `Sent from the demo page at ${time} UTC.`, category: 'demo' };
-    await this.sender.createNotification(project, input as CreateNotificationDto, null);
+    await this.sender.createNotification(project, input as CreateNotificationDto);
     return true;
   }
 

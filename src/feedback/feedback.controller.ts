@@ -7,8 +7,6 @@ import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
 import { Paged } from '../common/http/reply';
 import type { Caller } from '../auth/caller';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { CurrentIdempotency } from '../idempotency/idempotency-claims';
-import type { IdempotentCall } from '../idempotency/idempotent-call';
 import type { ProjectRef } from '../projects/project-ref';
 import { CreateFeedbackDto } from './dto/create-feedback.dto';
 import { FeedbackDetailDto, FeedbackDto } from './dto/feedback.dto';
@@ -32,9 +30,8 @@ export class FeedbackController {
     @CurrentProject() project: ProjectRef,
     @CurrentCaller() caller: Caller,
     @Body() body: CreateFeedbackDto,
-    @CurrentIdempotency() idem: IdempotentCall | null,
   ): Promise<FeedbackDto> {
-    return this.feedback.createFeedback(project, body, caller.kind, idem);
+    return this.feedback.createFeedback(project, body, caller.kind);
   }
 
   @Get()

@@ -8,7 +8,7 @@ import type { CallerKind } from '../auth/caller';
 import { isId, newId } from '../common/ids/ids';
 import { ContactsService } from '../contacts/contacts.service';
 import { OutboxService } from '../events/outbox.service';
-import { idempotently, IdempotentCall } from '../idempotency/idempotent-call';
+import { idempotently } from '../idempotency/idempotent-call';
 import { Database } from '../infra/database/database';
 import type { ProjectRef } from '../projects/project-ref';
 import { ChangelogEntryCheck } from './changelog-entry-check.service';
@@ -69,15 +69,10 @@ export class FeedbackService {
   }
 
   /** Stores, classifies and announces one piece of feedback; `credential` says who sent it. */
-  async createFeedback(
-    project: ProjectRef,
-    input: CreateFeedbackDto,
-    credential: CallerKind,
-    idem: IdempotentCall | null = null,
-  ): Promise<FeedbackDto> {
+  async createFeedback(project: ProjectRef, input: CreateFeedbackDto, credential: CallerKind): Promise<FeedbackDto> {
     const verdict = classifyFeedback({ text: input.feedback_text, categoryHint: input.category_hint, rating: input.rating });
     return this.db.transaction((em) =>
-      idempotently(em, idem, async () => {
+      idempotently(em, input, async () => {
         const row = Object.assign(new FeedbackEntity(), {
           id: newId('fb'),
           projectId: project.id,

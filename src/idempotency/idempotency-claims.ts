@@ -1,10 +1,10 @@
-import { createParamDecorator, ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import type { Request } from 'express';
 import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
 import { handlerMetadata } from '../common/http/handler-metadata';
-import { committedAnswerSourceOf, requestIdOf, requestProjectOf, setCommittedAnswerSource } from '../common/http/request-context';
+import { bindRequestBody, requestIdOf, requestProjectOf, setCommittedAnswerSource } from '../common/http/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { PLATFORM_LIMITS } from '../projects/plans';
 import { answerFromRecord, EtagFunction, IdempotentCall } from './idempotent-call';
@@ -24,20 +24,13 @@ const RETENTION_MS = PLATFORM_LIMITS.idempotencyRetentionHours * 3_600_000;
 export const isIdempotent = (handler: object): boolean => idempotentFlag(handler) === true;
 
 /**
- * The request's Idempotency-Key as the service needs it (null without a key): the controller passes
- * it to the service, whose transaction runs the effect through `idempotently(em, call, …)`.
- */
-export const CurrentIdempotency = createParamDecorator((_data: unknown, context: ExecutionContext): IdempotentCall | null => {
-  const source = committedAnswerSourceOf(context.switchToHttp().getRequest<Request>());
-  return source instanceof IdempotentCall ? source : null;
-});
-
-/**
  * Idempotency-Key on the routes marked @Idempotent(), the last step of the route-policy guard (it
  * knows the caller the key is scoped to). Before anything else runs, a committed answer for the key
  * is replayed (or a different body refused), so a retry never meets a used Turnstile token or a
- * duplicate check. Otherwise the request gets an IdempotentCall that its service's transaction
- * completes (idempotent-call.ts). Without the header this costs nothing: no query, no object.
+ * duplicate check. Otherwise the request gets an IdempotentCall, bound to its body: the DTO the
+ * ValidationPipe builds from that body carries it to the service, whose transaction completes it
+ * (`idempotently(em, input, …)`, idempotent-call.ts). Without the header this costs nothing: no
+ * query, no object, no await.
  * Answers are recorded only with a committed effect: an error rolled everything back, so a retry
  * runs again (Stripe stores no answer for requests refused before they ran, either).
  */
@@ -54,13 +47,17 @@ export class IdempotencyClaims {
   }
 
   /** On an @Idempotent() route; `scope`: the API key or dashboard account the key belongs to (null: keys are ignored). */
-  async claim(req: Request, scope: string | null, handler: object): Promise<void> {
+  claim(req: Request, scope: string | null, handler: object): Promise<void> | void {
     const key = req.headers[IDEMPOTENCY_HEADER.toLowerCase()];
     if (key === undefined) return;
     if (typeof key !== 'string' || !isValidIdempotencyKey(key)) {
       throw new ApiError('VALIDATION_ERROR', 'Idempotency-Key must be 1 to 80 printable ASCII characters.', { param: IDEMPOTENCY_HEADER });
     }
     if (!scope) return;
+    return this.open(req, scope, key, handler);
+  }
+
+  private async open(req: Request, scope: string, key: string, handler: object): Promise<void> {
     const receivedAt = this.clock.now();
     const requestHash = requestFingerprint(req.method, req.originalUrl, req.body);
     const stored = await this.store.find(scope, key, receivedAt);
@@ -80,5 +77,6 @@ export class IdempotencyClaims {
       delayAfterCommitMs: this.delayAfterCommitMs,
     });
     setCommittedAnswerSource(req, call);
+    bindRequestBody(req, call);
   }
 }

@@ -4,7 +4,7 @@ import { ApiError } from '../common/errors/api-error';
 import { StoredResponse } from '../common/http/error-response';
 import { toSuccessEnvelope } from '../common/http/envelope';
 import { WithStatus } from '../common/http/reply';
-import { CommittedAnswerSource, REQUEST_ID_HEADER, WireAnswer } from '../common/http/request-context';
+import { answerSourceOfInput, bindInput, CommittedAnswerSource, REQUEST_ID_HEADER, WireAnswer } from '../common/http/request-context';
 import { JSON_CONTENT_TYPE } from '../common/fast-paths/json-writer';
 import { afterCommit } from '../infra/database/database';
 import { IDEMPOTENCY_HEADER } from './idempotency-key';
@@ -46,8 +46,8 @@ export function answerFromRecord(stored: StoredAnswer, requestHash: string): Sto
 }
 
 /**
- * One request that carries an Idempotency-Key, handed to the service that runs its effect. The
- * service's transaction calls `begin` first and `complete` last (see `idempotently`):
+ * One request that carries an Idempotency-Key, carried by its input to the service that runs its
+ * effect. The service's transaction calls `begin` first and `complete` last (see `idempotently`):
  * - `begin` takes a transaction-scoped advisory lock on the key without waiting. Held: another
  *   request with this key is running → 409 IDEMPOTENCY_CONFLICT with Retry-After (as Stripe
  *   answers `idempotency_key_in_use`; nothing waits, so retries cannot pile up on pool connections).
@@ -114,12 +114,25 @@ export class IdempotentCall implements CommittedAnswerSource {
   }
 }
 
+/** The Idempotency-Key claim `input` carries (a request's body DTO, an MCP tool's input), if any. */
+export function idempotentCallOf(input: unknown): IdempotentCall | null {
+  const source = answerSourceOfInput(input);
+  return source instanceof IdempotentCall ? source : null;
+}
+
+/** Makes `input` carry `call` to the service that runs it, outside HTTP (an MCP tool call). */
+export function carryIdempotentCall(input: object, call: IdempotentCall): void {
+  bindInput(input, call);
+}
+
 /**
- * Runs a use case's effect inside its transaction under the request's Idempotency-Key, if any:
- * `call` null (no key sent) costs nothing. `em` must come from `Database.transaction`, whose
+ * Runs a use case's effect inside its transaction under the Idempotency-Key its input carries, if
+ * any: an input without one (no key sent, or a call from outside HTTP) costs one lookup. `input` is
+ * the object the service received (the body DTO); `em` must come from `Database.transaction`, whose
  * after-commit hooks tell the call that its answer committed.
  */
-export async function idempotently<T>(em: EntityManager, call: IdempotentCall | null, work: () => Promise<T>): Promise<T> {
+export async function idempotently<T>(em: EntityManager, input: object, work: () => Promise<T>): Promise<T> {
+  const call = idempotentCallOf(input);
   if (!call) return work();
   await call.begin(em);
   const result = await work();

@@ -6,7 +6,7 @@ import { StoredResponse } from '../common/http/error-response';
 import { newId } from '../common/ids/ids';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
 import { requestFingerprint } from '../idempotency/idempotency-key';
-import { answerFromRecord, IdempotentCall } from '../idempotency/idempotent-call';
+import { answerFromRecord, carryIdempotentCall, IdempotentCall } from '../idempotency/idempotent-call';
 import { PLATFORM_LIMITS } from '../projects/plans';
 import type { ToolArgs, ToolCaller } from './tool-kit';
 
@@ -17,9 +17,10 @@ const NO_RESPONSE_HEADERS = { getHeader: () => undefined } as unknown as Respons
 
 /**
  * `idempotency_key` of the create tools, on the REST Idempotency-Key store: the same scope (the
- * API key), retention and conflict rules, and the same in-transaction claim (IdempotentCall), so a
- * retried tool call answers the first call's result and never acts twice. The fingerprint is the
- * tool's name and its arguments, so the same key sent to REST and to a tool is a conflict.
+ * API key), retention and conflict rules, and the same in-transaction claim (IdempotentCall, carried
+ * by the tool's input as a REST body's DTO carries it), so a retried tool call answers the first
+ * call's result and never acts twice. The fingerprint is the tool's name and its arguments, so the
+ * same key sent to REST and to a tool is a conflict.
  */
 @Injectable()
 export class McpIdempotency {
@@ -28,9 +29,10 @@ export class McpIdempotency {
     private readonly clock: Clock,
   ) {}
 
-  async run<T>(caller: ToolCaller, tool: string, args: ToolArgs, work: (call: IdempotentCall | null) => Promise<T>): Promise<T | unknown> {
+  /** `work` hands `args.input` to the service, which finds the claim on it (`idempotently`, idempotent-call.ts). */
+  async run<T>(caller: ToolCaller, tool: string, args: ToolArgs, work: () => Promise<T>): Promise<T | unknown> {
     const key = args.idempotencyKey;
-    if (key === null) return work(null);
+    if (key === null) return work();
     const scope = caller.idempotencyScope;
     const requestHash = requestFingerprint('MCP', tool, args.raw);
     const receivedAt = this.clock.now();
@@ -49,8 +51,9 @@ export class McpIdempotency {
       etag: null,
       delayAfterCommitMs: 0,
     });
+    carryIdempotentCall(args.input, call);
     try {
-      return await work(call);
+      return await work();
     } catch (error) {
       if (error instanceof StoredResponse) return replayed(error);
       throw error;

@@ -4,7 +4,7 @@ import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
 import { ContactsService } from '../contacts/contacts.service';
 import { OutboxService } from '../events/outbox.service';
-import { idempotently, IdempotentCall } from '../idempotency/idempotent-call';
+import { idempotently } from '../idempotency/idempotent-call';
 import { Database } from '../infra/database/database';
 import { RateLimiter } from '../infra/rate-limit/rate-limiter';
 import { PLATFORM_LIMITS } from '../projects/plans';
@@ -50,14 +50,14 @@ export class InvitesService {
     private readonly limiter: RateLimiter,
   ) {}
 
-  async inviteSignups(project: ProjectRef, input: CreateInvitesDto, idem: IdempotentCall | null = null): Promise<InviteResultDto> {
+  async inviteSignups(project: ProjectRef, input: CreateInvitesDto): Promise<InviteResultDto> {
     const target = inviteTarget(input);
     await this.limiter.enforce(
       INVITE_WAVES_RULE,
       project.id,
       `At most ${PLATFORM_LIMITS.waitlistInviteWavesPerMinute} invite waves a minute per project.`,
     );
-    return this.db.transaction((em) => idempotently(em, idem, () => this.inviteWave(em, project, target)));
+    return this.db.transaction((em) => idempotently(em, input, () => this.inviteWave(em, project, target)));
   }
 
   /**

@@ -9,7 +9,7 @@ import { normalizeEmail } from '../common/validation/email-field';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ContactsService } from '../contacts/contacts.service';
 import { OutboxService } from '../events/outbox.service';
-import { idempotently, IdempotentCall } from '../idempotency/idempotent-call';
+import { idempotently } from '../idempotency/idempotent-call';
 import { Database } from '../infra/database/database';
 import { isUniqueViolation } from '../infra/database/postgres-errors';
 import type { ProjectRef } from '../projects/project-ref';
@@ -117,13 +117,7 @@ export class SignupsService {
     erasure.contributeRecords('waitlist_signups', deleteSignupsOfPerson);
   }
 
-  /** `idem`: the request's Idempotency-Key; its answer commits with the signup (idempotent-call.ts). */
-  async createSignup(
-    project: ProjectRef,
-    input: CreateSignupDto,
-    caller: SignupCaller,
-    idem: IdempotentCall | null = null,
-  ): Promise<SignupResultDto> {
+  async createSignup(project: ProjectRef, input: CreateSignupDto, caller: SignupCaller): Promise<SignupResultDto> {
     // A browser: a publishable key, or the hosted signup page (no key).
     const channel: SignupChannel = caller.kind === 'secret_key' ? 'api' : 'widget';
     // Before the transaction: a refused or unreachable bot check writes nothing. A server holding the
@@ -133,7 +127,7 @@ export class SignupsService {
     else if (input.turnstile_token) await this.turnstile.verify(input.turnstile_token, null);
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.db.transaction((em) => idempotently(em, idem, () => this.insertSignup(em, project, input, channel)));
+        return await this.db.transaction((em) => idempotently(em, input, () => this.insertSignup(em, project, input, channel)));
       } catch (error) {
         if (isUniqueViolation(error, UQ_SIGNUP_EMAIL)) {
           throw new ApiError('DUPLICATE_SIGNUP', 'This email is already on the waitlist.', { param: 'email' });

@@ -6,8 +6,6 @@ import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
 import { Paged } from '../common/http/reply';
 import type { Caller } from '../auth/caller';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { CurrentIdempotency } from '../idempotency/idempotency-claims';
-import type { IdempotentCall } from '../idempotency/idempotent-call';
 import type { ProjectRef } from '../projects/project-ref';
 import { RequiresFeature } from '../projects/requires-feature';
 import { CreateInvitesDto } from './dto/create-invites.dto';
@@ -45,9 +43,8 @@ export class WaitlistController {
     @CurrentCaller() caller: Caller,
     @Ip() ip: string,
     @Body() body: CreateSignupDto,
-    @CurrentIdempotency() idem: IdempotentCall | null,
   ): Promise<SignupResultDto> {
-    return this.signups.createSignup(project, body, { kind: caller.kind, ip: ip ?? null }, idem);
+    return this.signups.createSignup(project, body, { kind: caller.kind, ip: ip ?? null });
   }
 
   @Get('signups')
@@ -96,11 +93,7 @@ export class WaitlistController {
   })
   @ApiEnvelope(InviteResultDto)
   @ApiErrors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'NOT_FOUND', 'RATE_LIMITED')
-  inviteSignups(
-    @CurrentProject() project: ProjectRef,
-    @Body() body: CreateInvitesDto,
-    @CurrentIdempotency() idem: IdempotentCall | null,
-  ): Promise<InviteResultDto> {
-    return this.invites.inviteSignups(project, body, idem);
+  inviteSignups(@CurrentProject() project: ProjectRef, @Body() body: CreateInvitesDto): Promise<InviteResultDto> {
+    return this.invites.inviteSignups(project, body);
   }
 }

@@ -10,8 +10,7 @@ import { ApiError } from '../../src/common/errors/api-error';
 import { newId } from '../../src/common/ids/ids';
 import { OutboxService } from '../../src/events/outbox.service';
 import { Idempotent } from '../../src/idempotency/idempotent.decorator';
-import { CurrentIdempotency } from '../../src/idempotency/idempotency-claims';
-import { idempotently, IdempotentCall } from '../../src/idempotency/idempotent-call';
+import { idempotently } from '../../src/idempotency/idempotent-call';
 import { Database } from '../../src/infra/database/database';
 import type { ProjectRef } from '../../src/projects/project-ref';
 import { RequiresFeature } from '../../src/projects/requires-feature';
@@ -109,12 +108,9 @@ export class ProbeController implements OnModuleInit {
   @Post('things')
   @Auth('secret')
   @Idempotent()
-  async createThing(
-    @Body() body: ProbeThingDto,
-    @CurrentIdempotency() idem: IdempotentCall | null,
-  ): Promise<{ id: string; name: string; execution: number }> {
+  async createThing(@Body() body: ProbeThingDto): Promise<{ id: string; name: string; execution: number }> {
     const thing = await this.db.transaction((em) =>
-      idempotently(em, idem, async () => {
+      idempotently(em, body, async () => {
         ProbeController.executions += 1;
         const execution = ProbeController.executions;
         if (body.delay_ms) await sleep(body.delay_ms);

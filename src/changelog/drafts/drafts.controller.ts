@@ -9,8 +9,6 @@ import { DraftsService } from './drafts.service';
 import { CreateDraftDto } from './dto/create-draft.dto';
 import { DraftDto } from './dto/draft.dto';
 import { Idempotent } from '../../idempotency/idempotent.decorator';
-import { CurrentIdempotency } from '../../idempotency/idempotency-claims';
-import type { IdempotentCall } from '../../idempotency/idempotent-call';
 
 @ApiTags('Changelog')
 @Controller('v1/changelog/drafts')
@@ -27,11 +25,7 @@ export class DraftsController {
   @ApiEnvelope(DraftDto, { status: 201, description: 'A draft entry was created (`entry` is its owner view).' })
   @ApiEnvelope(DraftDto, { status: 200, description: 'Dry run: nothing was created (`entry` is null).' })
   @ApiErrors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE')
-  createDraft(
-    @CurrentProject() project: ProjectRef,
-    @Body() body: CreateDraftDto,
-    @CurrentIdempotency() idem: IdempotentCall | null,
-  ): Promise<WithStatus<DraftDto>> {
-    return this.drafts.draftFromCommits(project, body, idem);
+  createDraft(@CurrentProject() project: ProjectRef, @Body() body: CreateDraftDto): Promise<WithStatus<DraftDto>> {
+    return this.drafts.draftFromCommits(project, body);
   }
 }

@@ -12,7 +12,7 @@ import { EntriesService } from '../entries/entries.service';
 import type { CreateDraftDto } from './dto/create-draft.dto';
 import { type DraftDto, toDraftDto, toDraftReply } from './dto/draft.dto';
 import type { WithStatus } from '../../common/http/reply';
-import { idempotently, type IdempotentCall } from '../../idempotency/idempotent-call';
+import { idempotently } from '../../idempotency/idempotent-call';
 
 /**
  * Changelog drafts from commits (spec: Endpoints → Changelog → Drafts): `POST /v1/changelog/drafts`
@@ -47,7 +47,7 @@ export class DraftsService {
     private readonly entries: EntriesService,
   ) {}
 
-  async draftFromCommits(project: ProjectRef, input: CreateDraftDto, idem: IdempotentCall | null = null): Promise<WithStatus<DraftDto>> {
+  async draftFromCommits(project: ProjectRef, input: CreateDraftDto): Promise<WithStatus<DraftDto>> {
     const problem = commitsProblem(input.commits);
     if (problem) throw new ApiError('VALIDATION_ERROR', problem.message, { param: problem.param });
     const commits = input.commits as string[];
@@ -68,7 +68,7 @@ export class DraftsService {
     }
     // A dry run goes through the transaction too, so an Idempotency-Key replays it like any answer.
     return this.db.transaction((em) =>
-      idempotently(em, idem, async () => {
+      idempotently(em, input, async () => {
         if (input.dry_run === true) return toDraftReply(toDraftDto(text, sorted, null));
         const entry = await this.entries.insertDraft(em, project, {
           title: text.title,

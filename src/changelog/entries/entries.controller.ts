@@ -6,8 +6,6 @@ import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
 import { PathId } from '../../common/http/path-param';
 import { Paged, WithMeta } from '../../common/http/reply';
 import { Auth } from '../../common/http/route-policy';
-import { CurrentIdempotency } from '../../idempotency/idempotency-claims';
-import type { IdempotentCall } from '../../idempotency/idempotent-call';
 import { Idempotent } from '../../idempotency/idempotent.decorator';
 import type { ProjectRef } from '../../projects/project-ref';
 import { CreateEntryDto } from './dto/create-entry.dto';
@@ -43,12 +41,8 @@ export class EntriesController {
   @ApiOperation({ summary: 'Create an entry: a draft (status "draft"), scheduled (scheduled_at), or published now.' })
   @ApiEnvelope(EntryDto, { status: 201, meta: ENTRY_META })
   @ApiErrors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'PLAN_LIMIT_REACHED', 'PLAN_UPGRADE_REQUIRED')
-  createEntry(
-    @CurrentProject() project: ProjectRef,
-    @Body() body: CreateEntryDto,
-    @CurrentIdempotency() idem: IdempotentCall | null,
-  ): Promise<WithMeta<EntryDto>> {
-    return this.entries.createEntry(project, body, idem);
+  createEntry(@CurrentProject() project: ProjectRef, @Body() body: CreateEntryDto): Promise<WithMeta<EntryDto>> {
+    return this.entries.createEntry(project, body);
   }
 
   @Get()

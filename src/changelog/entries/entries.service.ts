@@ -6,7 +6,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { listPage, newestFirst } from '../../common/http/list-page';
 import { Paged, WithMeta } from '../../common/http/reply';
 import { isId, newId } from '../../common/ids/ids';
-import { idempotently, IdempotentCall } from '../../idempotency/idempotent-call';
+import { idempotently } from '../../idempotency/idempotent-call';
 import { Database } from '../../infra/database/database';
 import { ChangelogBroadcasts } from '../../notifications/changelog-broadcasts.service';
 import type { ProjectRef } from '../../projects/project-ref';
@@ -89,7 +89,7 @@ export class EntriesService {
     return toEntryDto(row, this.publishing.publicUrl(project.slug, row.id));
   }
 
-  async createEntry(project: ProjectRef, input: CreateEntryDto, idem: IdempotentCall | null = null): Promise<WithMeta<EntryDto>> {
+  async createEntry(project: ProjectRef, input: CreateEntryDto): Promise<WithMeta<EntryDto>> {
     const now = this.clock.now();
     const values: EntryValues = {
       ...NEW_ENTRY_DEFAULTS,
@@ -99,7 +99,7 @@ export class EntriesService {
     const status = statusOnCreate(input.status === 'draft', values.scheduledAt);
     this.assertPlanGates(project, values, new Set(['audience', 'announcement', 'notifySubscribers']));
     return this.db.transaction((em) =>
-      idempotently(em, idem, async () => {
+      idempotently(em, input, async () => {
         await lockProject(em, project.id);
         // Unsaid, notify_in_app follows the project's changelog_to_bell_default (read fresh, not from the key cache).
         if (input.notify_in_app === undefined) values.notifyInApp = await this.bell.notifyInAppDefault(em, project.id);

@@ -8,8 +8,6 @@ import type { ProjectRef } from '../../projects/project-ref';
 import { DeletedDto } from '../shared/dto/deleted.dto';
 import { CreateLabelDto, LabelDto, UpdateLabelDto } from './dto/label.dto';
 import { Idempotent } from '../../idempotency/idempotent.decorator';
-import { CurrentIdempotency } from '../../idempotency/idempotency-claims';
-import type { IdempotentCall } from '../../idempotency/idempotent-call';
 import { LabelsService } from './labels.service';
 
 @ApiTags('Changelog')
@@ -31,12 +29,8 @@ export class LabelsController {
   @ApiOperation({ summary: 'Create a label; its slug is made from the name when left out.' })
   @ApiEnvelope(LabelDto, { status: 201 })
   @ApiErrors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'PLAN_LIMIT_REACHED', 'LABEL_SLUG_TAKEN')
-  createLabel(
-    @CurrentProject() project: ProjectRef,
-    @Body() body: CreateLabelDto,
-    @CurrentIdempotency() idem: IdempotentCall | null,
-  ): Promise<LabelDto> {
-    return this.labels.createLabel(project, body, idem);
+  createLabel(@CurrentProject() project: ProjectRef, @Body() body: CreateLabelDto): Promise<LabelDto> {
+    return this.labels.createLabel(project, body);
   }
 
   @Patch(':id')

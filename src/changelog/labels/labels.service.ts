@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { idempotently, type IdempotentCall } from '../../idempotency/idempotent-call';
+import { idempotently } from '../../idempotency/idempotent-call';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
@@ -42,10 +42,10 @@ export class LabelsService {
     return rows.map(toLabelDto);
   }
 
-  createLabel(project: ProjectRef, input: CreateLabelDto, idem: IdempotentCall | null = null): Promise<LabelDto> {
+  createLabel(project: ProjectRef, input: CreateLabelDto): Promise<LabelDto> {
     const name = this.nameOf(input.name);
     return this.db.transaction((em) =>
-      idempotently(em, idem, async () => {
+      idempotently(em, input, async () => {
         await lockProject(em, project.id);
         const max = planLimit(project.plan, 'labels');
         const count = await em.count(ChangelogLabelEntity, { where: { projectId: project.id } });

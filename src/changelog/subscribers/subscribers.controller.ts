@@ -6,8 +6,6 @@ import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
 import { PathId, PathParam } from '../../common/http/path-param';
 import { Paged } from '../../common/http/reply';
 import { Auth } from '../../common/http/route-policy';
-import { CurrentIdempotency } from '../../idempotency/idempotency-claims';
-import type { IdempotentCall } from '../../idempotency/idempotent-call';
 import { Idempotent } from '../../idempotency/idempotent.decorator';
 import type { ProjectRef } from '../../projects/project-ref';
 import { CreateSubscriberDto } from './dto/create-subscriber.dto';
@@ -35,9 +33,8 @@ export class SubscribersController {
     @CurrentProject() project: ProjectRef,
     @CurrentCaller() caller: Caller,
     @Body() body: CreateSubscriberDto,
-    @CurrentIdempotency() idem: IdempotentCall | null,
   ): Promise<SubscriberDto> {
-    return this.subscribers.createSubscriber(project, body, caller.kind, idem);
+    return this.subscribers.createSubscriber(project, body, caller.kind);
   }
 
   @Get()

@@ -7,7 +7,7 @@ import { newestFirst, listPage } from '../../common/http/list-page';
 import { Paged } from '../../common/http/reply';
 import { newId } from '../../common/ids/ids';
 import { OutboxService } from '../../events/outbox.service';
-import { IdempotentCall, idempotently } from '../../idempotency/idempotent-call';
+import { idempotently } from '../../idempotency/idempotent-call';
 import { Database } from '../../infra/database/database';
 import { isUniqueViolation } from '../../infra/database/postgres-errors';
 import { PlanUsage } from '../../projects/plan-usage';
@@ -81,16 +81,9 @@ export class SubscribersService implements OnModuleInit {
   onModuleInit(): void {
     this.usage.registerCounter('subscribers', (projectId) => countSubscribers(this.db.manager, projectId));
   }
-
-  /** `idem`: the request's Idempotency-Key; its answer commits with the subscriber. */
-  async createSubscriber(
-    project: ProjectRef,
-    input: CreateSubscriberDto,
-    caller: CallerKind,
-    idem: IdempotentCall | null = null,
-  ): Promise<SubscriberDto> {
+  async createSubscriber(project: ProjectRef, input: CreateSubscriberDto, caller: CallerKind): Promise<SubscriberDto> {
     try {
-      return await this.db.transaction((em) => idempotently(em, idem, () => this.insertSubscriber(em, project, input, caller)));
+      return await this.db.transaction((em) => idempotently(em, input, () => this.insertSubscriber(em, project, input, caller)));
     } catch (error) {
       if (isUniqueViolation(error, UQ_SUBSCRIBER_EMAIL)) {
         throw new ApiError('ALREADY_SUBSCRIBED', 'This email already follows the changelog (confirmed, or waiting for confirmation).', {

@@ -94,9 +94,38 @@ export function setCommittedAnswerSource(req: Request, source: CommittedAnswerSo
   stateOf(req).answerSource = source;
 }
 
-/** The request's answer source (idempotency/ reads its own object back through this). */
-export function committedAnswerSourceOf(req: Request): CommittedAnswerSource | null {
-  return stateOf(req).answerSource;
+/**
+ * A service receives a request's input (its body DTO), not the request. Where the input must carry
+ * something of the request to the service's transaction (the Idempotency-Key claim), it is bound to
+ * the input object: the claim to the request body, then by the ValidationPipe to the DTO it builds
+ * from that body. Looked up by object identity, so an input nobody bound (every request without a
+ * key, a CLI or job call) carries nothing and costs one failed lookup.
+ */
+const inputAnswerSources = new WeakMap<object, CommittedAnswerSource>();
+
+/**
+ * Binds `source` to the request's body, creating an empty one for a request sent without a body
+ * (validation reads a missing body as an empty object too, so nothing else can tell).
+ */
+export function bindRequestBody(req: Request, source: CommittedAnswerSource): void {
+  if (req.body === undefined || req.body === null) req.body = {};
+  if (typeof req.body === 'object') bindInput(req.body as object, source);
+}
+
+/** Binds `source` to an input handed to a service outside HTTP (an MCP tool call's arguments). */
+export function bindInput(input: object, source: CommittedAnswerSource): void {
+  inputAnswerSources.set(input, source);
+}
+
+/** What was bound to `input`, if anything. */
+export function answerSourceOfInput(input: unknown): CommittedAnswerSource | null {
+  return (typeof input === 'object' && input !== null && inputAnswerSources.get(input)) || null;
+}
+
+/** The ValidationPipe's part: the DTO it built from a body carries what was bound to that body. */
+export function carryInputBinding(from: unknown, to: unknown): void {
+  const source = answerSourceOfInput(from);
+  if (source && typeof to === 'object' && to !== null) inputAnswerSources.set(to, source);
 }
 
 /** The answer committed with the request's effect, if any: the envelope adapter and the filter write it. */

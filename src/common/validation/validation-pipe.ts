@@ -1,6 +1,7 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ApiError } from '../errors/api-error';
 import { cacheValidationMetadata } from '../fast-paths/validation-metadata-cache';
+import { carryInputBinding } from '../http/request-context';
 
 interface FirstFailure {
   path: string;
@@ -68,7 +69,10 @@ class ApiValidationPipe extends ValidationPipe {
       }
     }
     try {
-      return await super.transform(value, metadata);
+      const input: unknown = await super.transform(value, metadata);
+      // The Idempotency-Key claim bound to the request body goes with the DTO to the service.
+      if (metadata.type === 'body') carryInputBinding(value, input);
+      return input;
     } catch (error) {
       if (error instanceof ApiError) throw error;
       // A validator that throws on odd input is still a refusal of that input, not a server error.

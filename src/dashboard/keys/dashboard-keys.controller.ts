@@ -4,8 +4,6 @@ import { CurrentProject } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
 import { PathId } from '../../common/http/path-param';
 import { Auth } from '../../common/http/route-policy';
-import { CurrentIdempotency } from '../../idempotency/idempotency-claims';
-import type { IdempotentCall } from '../../idempotency/idempotent-call';
 import { Idempotent } from '../../idempotency/idempotent.decorator';
 import type { ProjectRef } from '../../projects/project-ref';
 import { DashboardKeysService } from './dashboard-keys.service';
@@ -36,12 +34,8 @@ export class DashboardKeysController {
   })
   @ApiEnvelope(CreatedKeyDto, { status: 201 })
   @ApiErrors('VALIDATION_ERROR', 'API_KEY_LIMIT_REACHED', 'IDEMPOTENCY_CONFLICT', 'PAYLOAD_TOO_LARGE')
-  createKey(
-    @CurrentProject() project: ProjectRef,
-    @Body() body: CreateKeyDto,
-    @CurrentIdempotency() idem: IdempotentCall | null,
-  ): Promise<CreatedKeyDto> {
-    return this.keys.createKey(project, body, idem);
+  createKey(@CurrentProject() project: ProjectRef, @Body() body: CreateKeyDto): Promise<CreatedKeyDto> {
+    return this.keys.createKey(project, body);
   }
 
   @Delete(':id')

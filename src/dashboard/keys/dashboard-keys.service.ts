@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKeysService } from '../../auth/api-keys.service';
-import { idempotently, IdempotentCall } from '../../idempotency/idempotent-call';
+import { idempotently } from '../../idempotency/idempotent-call';
 import { Database } from '../../infra/database/database';
 import type { ProjectRef } from '../../projects/project-ref';
 import { CreateKeyDto, CreatedKeyDto, KeyDto, toKeyDto } from './dto/key.dto';
@@ -22,9 +22,9 @@ export class DashboardKeysService {
     return (await this.apiKeys.listKeys(project)).map(toKeyDto);
   }
 
-  async createKey(project: ProjectRef, input: CreateKeyDto, idem: IdempotentCall | null): Promise<CreatedKeyDto> {
+  async createKey(project: ProjectRef, input: CreateKeyDto): Promise<CreatedKeyDto> {
     return this.db.transaction((em) =>
-      idempotently(em, idem, async () => {
+      idempotently(em, input, async () => {
         const issued = await this.apiKeys.createKey(em, project.id, input.type, input.mode ?? 'live');
         const listed = toKeyDto({
           id: issued.id,

@@ -4,8 +4,6 @@ import { CurrentAccountId } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
 import { PathId } from '../../common/http/path-param';
 import { Auth } from '../../common/http/route-policy';
-import { CurrentIdempotency } from '../../idempotency/idempotency-claims';
-import type { IdempotentCall } from '../../idempotency/idempotent-call';
 import { Idempotent } from '../../idempotency/idempotent.decorator';
 import { ProjectDto } from '../../projects/dto/project.dto';
 import { DashboardProjectsService } from './dashboard-projects.service';
@@ -35,12 +33,8 @@ export class DashboardProjectsController {
   })
   @ApiEnvelope(CreatedProjectDto, { status: 201 })
   @ApiErrors('VALIDATION_ERROR', 'INVALID_SLUG', 'SLUG_TAKEN', 'PROJECT_LIMIT_REACHED', 'IDEMPOTENCY_CONFLICT', 'PAYLOAD_TOO_LARGE')
-  createProject(
-    @CurrentAccountId() accountId: string,
-    @Body() body: CreateProjectDto,
-    @CurrentIdempotency() idem: IdempotentCall | null,
-  ): Promise<CreatedProjectDto> {
-    return this.projects.createProject(accountId, body, idem);
+  createProject(@CurrentAccountId() accountId: string, @Body() body: CreateProjectDto): Promise<CreatedProjectDto> {
+    return this.projects.createProject(accountId, body);
   }
 
   @Get(':id')

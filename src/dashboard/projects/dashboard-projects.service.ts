@@ -5,7 +5,7 @@ import { ProvisioningService } from '../../auth/provisioning.service';
 import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { idempotently, IdempotentCall } from '../../idempotency/idempotent-call';
+import { idempotently } from '../../idempotency/idempotent-call';
 import { Database } from '../../infra/database/database';
 import { ProjectDto } from '../../projects/dto/project.dto';
 import { ProjectEntity } from '../../projects/entities/project.entity';
@@ -53,9 +53,9 @@ export class DashboardProjectsService {
     return toProjectDto(this.config, project);
   }
 
-  async createProject(accountId: string, input: CreateProjectDto, idem: IdempotentCall | null): Promise<CreatedProjectDto> {
+  async createProject(accountId: string, input: CreateProjectDto): Promise<CreatedProjectDto> {
     return this.db.transaction((em) =>
-      idempotently(em, idem, async () => {
+      idempotently(em, input, async () => {
         await this.accounts.lockAccount(em, accountId);
         const plans = await this.projects.livePlansOfAccount(em, accountId);
         const plan = highestPlan(plans);

@@ -68,8 +68,8 @@ export function changelogTools(app: ServiceResolver): ToolDefinition[] {
       rest: { method: 'post', path: '/v1/changelog/entries' },
       output: entry,
       run: (caller, args) =>
-        idempotency.run(caller, 'create_changelog_entry', args, (idem) =>
-          entries.createEntry(caller.project, Object.assign(args.input as unknown as CreateEntryDto, { status: 'draft' as const }), idem),
+        idempotency.run(caller, 'create_changelog_entry', args, () =>
+          entries.createEntry(caller.project, Object.assign(args.input as unknown as CreateEntryDto, { status: 'draft' as const })),
         ),
     },
     {
@@ -139,8 +139,8 @@ export function changelogTools(app: ServiceResolver): ToolDefinition[] {
       rest: { method: 'post', path: '/v1/changelog/drafts' },
       output: dtoJsonSchema(DraftDto, { closed: false }),
       run: (caller, args) =>
-        idempotency.run(caller, 'draft_changelog_from_commits', args, (idem) =>
-          drafts.draftFromCommits(caller.project, args.input as unknown as CreateDraftDto, idem),
+        idempotency.run(caller, 'draft_changelog_from_commits', args, () =>
+          drafts.draftFromCommits(caller.project, args.input as unknown as CreateDraftDto),
         ),
     },
     {

@@ -31,8 +31,8 @@ export function notificationTools(services: ServiceResolver): ToolDefinition[] {
         ...(await sending.previewSend(caller.project, input as unknown as CreateNotificationDto)),
       }),
       run: (caller, args) =>
-        idempotency.run(caller, 'send_notification', args, (idem) =>
-          sending.createNotification(caller.project, args.input as unknown as CreateNotificationDto, idem),
+        idempotency.run(caller, 'send_notification', args, () =>
+          sending.createNotification(caller.project, args.input as unknown as CreateNotificationDto),
         ),
     },
     {

@@ -59,8 +59,8 @@ export function waitlistTools(services: ServiceResolver): ToolDefinition[] {
         ...(await invites.previewInvites(caller.project, input as CreateInvitesDto)),
       }),
       run: (caller, args) =>
-        idempotency.run(caller, 'invite_waitlist_signups', args, (idem) =>
-          invites.inviteSignups(caller.project, args.input as CreateInvitesDto, idem),
+        idempotency.run(caller, 'invite_waitlist_signups', args, () =>
+          invites.inviteSignups(caller.project, args.input as CreateInvitesDto),
         ),
     },
   ];

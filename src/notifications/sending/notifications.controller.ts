@@ -4,8 +4,6 @@ import { CurrentProject } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
 import { Paged, WithMeta } from '../../common/http/reply';
 import { Auth } from '../../common/http/route-policy';
-import { CurrentIdempotency } from '../../idempotency/idempotency-claims';
-import type { IdempotentCall } from '../../idempotency/idempotent-call';
 import { Idempotent } from '../../idempotency/idempotent.decorator';
 import type { ProjectRef } from '../../projects/project-ref';
 import { AudienceInputDto, CreateNotificationDto } from './dto/create-notification.dto';
@@ -38,12 +36,8 @@ export class NotificationsController {
   })
   @ApiEnvelope(SentNotificationDto, { status: 201, meta: USAGE_META })
   @ApiErrors('VALIDATION_ERROR', 'PLAN_LIMIT_REACHED', 'NO_REACHABLE_RECIPIENTS', 'TOO_MANY_RECIPIENTS', 'PAYLOAD_TOO_LARGE')
-  createNotification(
-    @CurrentProject() project: ProjectRef,
-    @Body() body: CreateNotificationDto,
-    @CurrentIdempotency() idem: IdempotentCall | null,
-  ): Promise<WithMeta<SentNotificationDto>> {
-    return this.sending.createNotification(project, body, idem);
+  createNotification(@CurrentProject() project: ProjectRef, @Body() body: CreateNotificationDto): Promise<WithMeta<SentNotificationDto>> {
+    return this.sending.createNotification(project, body);
   }
 
   @Post('audience')

@@ -6,7 +6,7 @@ import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { WithMeta } from '../../common/http/reply';
 import { newId } from '../../common/ids/ids';
-import { IdempotentCall, idempotently } from '../../idempotency/idempotent-call';
+import { idempotently } from '../../idempotency/idempotent-call';
 import { Database } from '../../infra/database/database';
 import type { ProjectRef } from '../../projects/project-ref';
 import { NotificationEntity } from '../entities/notification.entity';
@@ -55,16 +55,12 @@ export class SendService {
     private readonly bells: BellStateCache,
   ) {}
 
-  async createNotification(
-    project: ProjectRef,
-    input: CreateNotificationDto,
-    idem: IdempotentCall | null,
-  ): Promise<WithMeta<SentNotificationDto>> {
+  async createNotification(project: ProjectRef, input: CreateNotificationDto): Promise<WithMeta<SentNotificationDto>> {
     const target = targetOf(input);
     const now = this.clock.now();
     const visibleAt = visibleAtOf(input.send_at, now);
     return this.db.transaction((em) =>
-      idempotently(em, idem, async () => {
+      idempotently(em, input, async () => {
         const reactions = input.reactions === undefined ? null : reactionsOf(input.reactions, await this.reactionSets.read(em, project.id));
         const group = target.kind === 'group' ? await this.reachableGroup(em, project.id, input) : null;
         const month = usageMonthOf(now);

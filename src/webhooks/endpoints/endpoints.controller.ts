@@ -5,8 +5,6 @@ import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
 import { PathId } from '../../common/http/path-param';
 import { Auth } from '../../common/http/route-policy';
 import { Idempotent } from '../../idempotency/idempotent.decorator';
-import { CurrentIdempotency } from '../../idempotency/idempotency-claims';
-import type { IdempotentCall } from '../../idempotency/idempotent-call';
 import type { ProjectRef } from '../../projects/project-ref';
 import { CreateEndpointDto } from './dto/create-endpoint.dto';
 import { DeletedEndpointDto } from './dto/deleted-endpoint.dto';
@@ -25,12 +23,8 @@ export class EndpointsController {
   @ApiOperation({ summary: 'Add a webhook endpoint. The answer carries signing_secret, shown this once; later answers mask the URL.' })
   @ApiEnvelope(CreatedEndpointDto, { status: 201 })
   @ApiErrors('VALIDATION_ERROR', 'INVALID_WEBHOOK_URL', 'WEBHOOK_LIMIT_REACHED', 'PLAN_UPGRADE_REQUIRED')
-  createWebhook(
-    @CurrentProject() project: ProjectRef,
-    @Body() body: CreateEndpointDto,
-    @CurrentIdempotency() idem: IdempotentCall | null,
-  ): Promise<CreatedEndpointDto> {
-    return this.endpoints.createEndpoint(project, body, idem);
+  createWebhook(@CurrentProject() project: ProjectRef, @Body() body: CreateEndpointDto): Promise<CreatedEndpointDto> {
+    return this.endpoints.createEndpoint(project, body);
   }
 
   @Get()

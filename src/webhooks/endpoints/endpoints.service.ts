@@ -4,7 +4,7 @@ import { ApiKeysService } from '../../auth/api-keys.service';
 import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { isId, newId } from '../../common/ids/ids';
-import { idempotently, IdempotentCall } from '../../idempotency/idempotent-call';
+import { idempotently } from '../../idempotency/idempotent-call';
 import { Database } from '../../infra/database/database';
 import { assertPlanAllows } from '../../projects/requires-feature';
 import { planLimit } from '../../projects/plans';
@@ -88,7 +88,7 @@ export class EndpointsService {
     apiKeys.readWebhookEndpointsWith(enabledEndpointExists);
   }
 
-  async createEndpoint(project: ProjectRef, input: CreateEndpointDto, idem: IdempotentCall | null = null): Promise<CreatedEndpointDto> {
+  async createEndpoint(project: ProjectRef, input: CreateEndpointDto): Promise<CreatedEndpointDto> {
     assertPlanAllows(project, 'webhooks');
     const events = parseEvents(input.events);
     const format = input.format ?? 'json';
@@ -96,7 +96,7 @@ export class EndpointsService {
     const url = await this.urls.check(input.url, format);
     const secret = generateWebhookSecret();
     return this.db.transaction((em) =>
-      idempotently(em, idem, async () => {
+      idempotently(em, input, async () => {
         await this.assertBelowLimit(em, project);
         const now = this.clock.now();
         const row = Object.assign(new WebhookEndpointEntity(), {
