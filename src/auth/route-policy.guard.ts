@@ -17,9 +17,9 @@ import { UserHashStep } from './policy-steps/user-hash.step';
  *
  * 1. caller (API key, dashboard JWT or none): everything after depends on who is calling. Marks
  *    secret-key answers `no-store` at once, so every later refusal carries it too.
- * 2. browser limit (per IP): before the plan gate and the user hash, so requests refused by
- *    those still count against the address, and every answer of a browser route carries the
- *    X-RateLimit headers. A bad key is refused before it (step 1) and never counts here.
+ * 2. browser limit (per IP): before the plan gate and the user hash, so requests those refuse
+ *    still count against the address and carry the X-RateLimit headers. A bad key is refused
+ *    before it (step 1) and never counts here.
  * 3. plan gate (@RequiresFeature): no I/O, so a call its plan refuses reads no signing secret.
  * 4. user hash (user_id + user_hash, on routes that name an end user).
  * 5. auth state: the caller and end user left for the handler, only once every check passed.
