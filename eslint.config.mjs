@@ -1,89 +1,98 @@
 // @ts-check
 /**
  * Lint: typescript-eslint (with the promise rules that catch a forgotten `await`) and the import
- * boundaries of ARCHITECTURE.md, which keep the layers honest as modules are added:
+ * boundaries of docs/architecture.md, which keep the layers honest as modules are added:
  * - kernel (`common/`, `config/`) imports only the kernel;
  * - `infra/` imports the kernel and infra;
  * - platform modules (auth, projects, …) import kernel, infra and each other, never a feature;
- * - a feature imports another feature only through its module or its services.
- * The application shell (main, bootstrap, app.module, cli, the registries) may import anything.
+ * - a feature imports another feature only through its module or its services;
+ * - nothing below the shell imports the shell: its folders (cli/, dev/) and the root files of src/
+ *   (main, bootstrap, app.module, entities, …), which may import anything.
+ * Each folder's layer is listed in eslint.layers.cjs (a test checks the list against the tree).
+ * Imports are matched after resolution to a file (import-x/no-restricted-paths), so `./../../x`
+ * is the file it names; an import that resolves to nothing is an error of its own, so none is
+ * left unchecked.
  */
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
+import { join } from 'node:path';
 import tseslint from 'typescript-eslint';
+import layers from './eslint.layers.cjs';
 
-const KERNEL = ['common', 'config'];
-const INFRA = ['infra'];
-// email-templates: the one email renderer and its catalog, used by every feature that sends mail.
-const PLATFORM = ['auth', 'projects', 'idempotency', 'events', 'health', 'openapi', 'email-templates'];
-export const FEATURES = [
-  'analytics',
-  'contacts',
-  'dashboard',
-  'feedback',
-  'waitlist',
-  'changelog',
-  'notifications',
-  'webhooks',
-  'mcp',
-  'widgets',
-  'billing',
-  'custom-domains',
-  'browser-scripts',
-];
-const SHELL = ['cli'];
-const MAX_DEPTH = 5;
+const { KERNEL, INFRA, PLATFORM, FEATURES, SHELL, BROWSER } = layers;
+const ROOT = import.meta.dirname;
+/** Every file of these folders of src/, at any depth. */
+const inside = (folders) => folders.map((folder) => `src/${folder}/**`);
+/** The application shell's root files: src/main.ts, src/app.module.ts, src/entities.ts, … */
+const ROOT_FILES = 'src/*.ts';
 
-const up = (depth) => `(\\.\\./){${depth}}`;
-const anyOf = (names) => `(${names.join('|')})`;
+/** One zone: files of `folder` may not import files of `from` (globs under the repository). */
+const zone = (folder, from, message, except = []) => ({ target: `src/${folder}/**`, from, except, message });
 
 /**
- * One block per folder depth, so a relative import is resolved exactly: from `src/<layer>/a/b.ts`
- * (depth 2), `../../x/` is `src/x/`.
+ * What another feature lets a feature import: its module, its services and its DTOs, or those of
+ * one of its sub-modules (`changelog/entries/entries.service`, `changelog/entries/dto/entry.dto`).
+ * mcp/ is a second surface over the controllers' use cases: it reaches the same services and DTOs
+ * where they live (use-case folders included), never entities, queries or helpers.
  */
-function forbid(layer, forbidden, message, extraPatterns = () => []) {
-  return Array.from({ length: MAX_DEPTH }, (_, index) => {
-    const depth = index + 1;
-    const files = [
-      `src/${layer}/${Array(depth - 1)
-        .fill('*')
-        .concat('*.ts')
-        .join('/')}`,
-    ];
-    const patterns = [];
-    if (forbidden.length > 0) patterns.push({ regex: `^${up(depth)}${anyOf(forbidden)}(/|$)`, message });
-    patterns.push(...extraPatterns(depth));
-    return { files, rules: { 'no-restricted-imports': ['error', { patterns }] } };
-  });
+function publicFilesOf(feature, anyDepth) {
+  const base = join(ROOT, 'src', feature);
+  return anyDepth
+    ? [`${base}/**/*.@(module|service).ts`, `${base}/**/dto/*.ts`]
+    : [`${base}/{*,*/*}.@(module|service).ts`, `${base}/{dto,*/dto}/*.ts`];
 }
 
-const boundaries = [
-  ...KERNEL.flatMap((layer) =>
-    forbid(
+const zones = [
+  ...KERNEL.map((layer) =>
+    zone(
       layer,
-      [...INFRA, ...PLATFORM, ...FEATURES, ...SHELL],
-      `${layer}/ is the kernel: it imports no infra, platform module or feature.`,
+      [...inside([...INFRA, ...PLATFORM, ...FEATURES, ...SHELL, ...BROWSER]), ROOT_FILES],
+      `${layer}/ is the kernel: it imports no infra, platform module, feature or application shell.`,
     ),
   ),
-  ...INFRA.flatMap((layer) => forbid(layer, [...PLATFORM, ...FEATURES, ...SHELL], 'infra/ imports only the kernel and infra.')),
-  ...PLATFORM.flatMap((layer) => forbid(layer, [...FEATURES, ...SHELL], `${layer}/ is a platform module: it imports no feature.`)),
-  ...FEATURES.flatMap((layer) =>
-    forbid(layer, SHELL, 'Features do not import the CLI.', (depth) => [
-      {
-        // Another feature's module, services and API shapes only: `../contacts/contacts.service`, `../contacts/dto/contact.dto`,
-        // or those of one of its sub-modules (`../changelog/entries/entries.service`, `../changelog/entries/dto/entry.dto`).
-        // mcp/ is a second surface over the controllers' use cases: it reaches the same services and
-        // DTOs where they live (use-case folders included), never entities, queries or helpers.
-        regex:
-          layer === 'mcp'
-            ? `^${up(depth)}${anyOf(FEATURES.filter((other) => other !== layer))}/(?!(([^/]+/)*[^/]+\\.(module|service)|([^/]+/)*dto/[^/]+)$)`
-            : `^${up(depth)}${anyOf(FEATURES.filter((other) => other !== layer))}/(?!(([^/]+/)?[^/]+\\.(module|service)|([^/]+/)?dto/[^/]+)$)`,
-        message: 'Reach another feature through its module, its services or its DTOs, never its internals (entities, queries, helpers).',
-      },
-    ]),
+  ...INFRA.map((layer) =>
+    zone(
+      layer,
+      [...inside([...PLATFORM, ...FEATURES, ...SHELL, ...BROWSER]), ROOT_FILES],
+      'infra/ imports only the kernel and infra (no module, feature or application shell).',
+    ),
+  ),
+  ...PLATFORM.map((layer) =>
+    zone(
+      layer,
+      [...inside([...FEATURES, ...SHELL, ...BROWSER]), ROOT_FILES],
+      `${layer}/ is a platform module: it imports no feature and no application shell.`,
+    ),
+  ),
+  ...FEATURES.flatMap((layer) => {
+    const others = FEATURES.filter((other) => other !== layer);
+    return [
+      zone(layer, [...inside([...SHELL, ...BROWSER]), ROOT_FILES], 'Features do not import the CLI or the application shell.'),
+      zone(
+        layer,
+        inside(others),
+        'Reach another feature through its module, its services or its DTOs, never its internals (entities, queries, helpers).',
+        others.flatMap((other) => publicFilesOf(other, layer === 'mcp')),
+      ),
+    ];
+  }),
+  ...BROWSER.map((layer) =>
+    zone(layer, ['src/!(browser)/**', ROOT_FILES], 'Browser code imports only from src/browser/ (its own folder or shared/).'),
   ),
 ];
+
+const boundaries = {
+  files: ['src/**/*.ts'],
+  plugins: { 'import-x': importX },
+  settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.d.ts', '.js', '.json'] })] },
+  rules: {
+    'import-x/no-restricted-paths': ['error', { basePath: ROOT, zones }],
+    // A relative import that resolves to no file would pass the zones unchecked.
+    'import-x/no-unresolved': ['error', { ignore: ['^[^.]'] }],
+  },
+};
 
 /**
  * The browser scripts (src/browser/, bundled by esbuild, embedded on customers' pages): DOM globals,
@@ -113,21 +122,16 @@ const browserScripts = {
   },
 };
 
-/** Per folder depth under src/browser/, so that `../` beyond src/browser/ is caught exactly. */
-const browserImports = Array.from({ length: MAX_DEPTH }, (_, depth) => ({
-  files: [['src/browser', ...Array(depth).fill('*'), '*.ts'].join('/')],
+/** The browser scripts have no runtime dependencies (where they may import from is a zone above). */
+const browserImports = {
+  files: ['src/browser/**/*.ts'],
   rules: {
     'no-restricted-imports': [
       'error',
-      {
-        patterns: [
-          { regex: '^[^.]', message: 'The browser scripts have no runtime dependencies: import only from src/browser/.' },
-          { regex: `^${up(depth + 1)}`, message: 'Browser code imports only from src/browser/ (its own folder or shared/).' },
-        ],
-      },
+      { patterns: [{ regex: '^[^.]', message: 'The browser scripts have no runtime dependencies: import only from src/browser/.' }] },
     ],
   },
-}));
+};
 
 export default tseslint.config(
   // The classifier's weights are generated data (npm run train:classifier), checked by a test instead.
@@ -146,13 +150,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bench/**/*.js', 'scripts/**/*.js', '*.js', '*.mjs'],
+    files: ['bench/**/*.js', 'scripts/**/*.js', '*.js', '*.cjs', '*.mjs'],
     languageOptions: { globals: { ...globals.node }, sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   { files: ['*.mjs'], languageOptions: { sourceType: 'module' } },
-  ...boundaries,
+  boundaries,
   browserScripts,
-  ...browserImports,
+  browserImports,
   prettier,
 );

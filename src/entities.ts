@@ -23,7 +23,7 @@ import { ChangelogPublicationEntity } from './changelog/entities/changelog-publi
 import { ChangelogSubscriberEntity } from './changelog/entities/changelog-subscriber.entity';
 import { ChangelogSubscriberLabelEntity } from './changelog/entities/changelog-subscriber-label.entity';
 import { ChangelogSubscriberTokenEntity } from './changelog/entities/changelog-subscriber-token.entity';
-import { AccountEntity } from './auth/entities/account.entity';
+import { AccountEntity } from './accounts/entities/account.entity';
 import { ApiKeyEntity } from './auth/entities/api-key.entity';
 import { ContactEntity } from './contacts/entities/contact.entity';
 import { ContactErasureEntity } from './contacts/erasure/entities/contact-erasure.entity';

@@ -1,4 +1,5 @@
-import { classifyBearer, generateApiKey, hashApiKey, keyPrefixOf, randomBase62 } from './api-key-format';
+import { randomBase62 } from '../common/ids/random-base62';
+import { KEY_BODY_LENGTH, classifyBearer, generateApiKey, hashApiKey, keyPrefixOf } from './api-key-format';
 
 describe('api key format', () => {
   it('generates keys with the spec prefixes and 32 base62 characters', () => {
@@ -8,7 +9,7 @@ describe('api key format', () => {
   });
 
   it('never repeats and uses the whole alphabet', () => {
-    const seen = new Set(Array.from({ length: 200 }, () => randomBase62()));
+    const seen = new Set(Array.from({ length: 200 }, () => randomBase62(KEY_BODY_LENGTH)));
     expect(seen.size).toBe(200);
     const characters = new Set([...seen].join(''));
     expect(characters.size).toBe(62);

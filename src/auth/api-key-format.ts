@@ -1,7 +1,7 @@
-import { createHash, randomInt } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { randomBase62 } from '../common/ids/random-base62';
 import type { ApiKeyMode, ApiKeyType } from './entities/api-key.entity';
 
-export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const KEY_BODY_LENGTH = 32;
 
 /** Current prefixes, and the legacy secret prefix the spec keeps accepting. */
@@ -18,15 +18,8 @@ export const PUBLISHABLE_LIVE_KEY_SHAPE = new RegExp(`^${KEY_PREFIXES.publishabl
 export const LEGACY_KEY_SHAPE = /^sk_live_[A-Za-z0-9]{16,64}$/;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
-/** 32 base62 characters from the CSPRNG (randomInt is unbiased: no modulo skew). */
-export function randomBase62(length = KEY_BODY_LENGTH): string {
-  let out = '';
-  for (let i = 0; i < length; i += 1) out += BASE62[randomInt(BASE62.length)];
-  return out;
-}
-
 export function generateApiKey(type: ApiKeyType, mode: ApiKeyMode): string {
-  return `${KEY_PREFIXES[type][mode]}${randomBase62()}`;
+  return `${KEY_PREFIXES[type][mode]}${randomBase62(KEY_BODY_LENGTH)}`;
 }
 
 export function hashApiKey(key: string): string {

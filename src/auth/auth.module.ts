@@ -1,5 +1,5 @@
-import { Global, Module } from '@nestjs/common';
-import { AccountsService } from './accounts.service';
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
 import { ApiKeysService } from './api-keys.service';
 import { AuthController } from './auth.controller';
 import { DashboardJwt, DashboardJwtStrategy } from './dashboard-jwt';
@@ -14,13 +14,17 @@ import { PlanGateStep } from './policy-steps/plan-gate.step';
 import { UserHashStep } from './policy-steps/user-hash.step';
 import { ProvisioningService } from './provisioning.service';
 import { RoutePolicyGuard } from './route-policy.guard';
+import { SetupCheckController } from './setup-check.controller';
+import { ProjectsModule } from '../projects/projects.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { MailModule } from '../infra/mail/mail.module';
+import { RateLimitModule } from '../infra/rate-limit/rate-limit.module';
 
-@Global()
 @Module({
-  controllers: [AuthController],
+  imports: [AccountsModule, ProjectsModule, IdempotencyModule, MailModule, RateLimitModule],
+  controllers: [AuthController, SetupCheckController],
   providers: [
     ApiKeysService,
-    AccountsService,
     DashboardJwtStrategy,
     DashboardJwt,
     EndUserVerifier,
@@ -35,6 +39,6 @@ import { RoutePolicyGuard } from './route-policy.guard';
     IdempotencyStep,
     RoutePolicyGuard,
   ],
-  exports: [ApiKeysService, KeyUsageRecorder, AccountsService, EndUserVerifier, ProvisioningService, RoutePolicyGuard],
+  exports: [ApiKeysService, KeyUsageRecorder, EndUserVerifier, ProvisioningService, RoutePolicyGuard],
 })
 export class AuthModule {}

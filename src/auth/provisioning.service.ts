@@ -7,10 +7,10 @@ import { MailService } from '../infra/mail/mail.service';
 import { toProjectDto } from '../projects/project-links';
 import { ProjectRef } from '../projects/project-ref';
 import { CreateProjectInput, ProjectsService } from '../projects/projects.service';
-import { AccountsService } from './accounts.service';
+import { AccountsService } from '../accounts/accounts.service';
 import type { DashboardUser } from './caller';
 import { ApiKeysService } from './api-keys.service';
-import { AccountEntity } from './entities/account.entity';
+import { AccountEntity } from '../accounts/entities/account.entity';
 import { ApiKeyMode } from './entities/api-key.entity';
 import { AccountDto, ProvisionDto, ProvisionResultDto } from './dto/provision.dto';
 

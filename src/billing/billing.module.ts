@@ -4,8 +4,10 @@ import { BillingWebhookController } from './billing-webhook.controller';
 import { BillingWebhooksService } from './billing-webhooks.service';
 import { BillingController } from './billing.controller';
 import { BillingService } from './billing.service';
+import { ProjectsModule } from '../projects/projects.module';
 
 @Module({
+  imports: [ProjectsModule],
   controllers: [BillingController, BillingWebhookController],
   providers: [BillingProvider, BillingService, BillingWebhooksService],
   exports: [BillingService],

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AccountEntity } from '../auth/entities/account.entity';
+import { AccountEntity } from '../accounts/entities/account.entity';
 import { ApiError } from '../common/errors/api-error';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from '../infra/database/database';

@@ -1,12 +1,12 @@
 import { plainToInstance } from 'class-transformer';
 import { ValidationError, validateSync } from 'class-validator';
 import { resolve } from 'node:path';
+import type { LogFormat, LogLevel } from '../common/logging/logger';
 import { parseDurationList } from './durations';
 import { Env, parseOriginList } from './env';
 import { TRUST_PROXY_TRUE_WARNING, TrustProxy, parseTrustProxy } from './trust-proxy';
 
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-export type LogFormat = 'json' | 'pretty';
+export type { LogFormat, LogLevel };
 
 /** The npm scripts a person runs in a terminal: the development launchers. */
 const INTERACTIVE_SCRIPTS = new Set(['start', 'start:dev']);

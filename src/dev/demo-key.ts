@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { BASE62, KEY_BODY_LENGTH, KEY_PREFIXES } from '../auth/api-key-format';
+import { KEY_BODY_LENGTH, KEY_PREFIXES } from '../auth/api-key-format';
+import { BASE62 } from '../common/ids/random-base62';
 
 /**
  * The demo page's publishable key for a project: derived, not random, from the server's

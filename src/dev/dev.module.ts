@@ -5,6 +5,8 @@ import { DemoController } from './demo.controller';
 import { DemoService } from './demo.service';
 import { DevMailController } from './dev-mail.controller';
 import { DevMailService } from './dev-mail.service';
+import { ProjectsModule } from '../projects/projects.module';
+import { AuthModule } from '../auth/auth.module';
 
 /**
  * Development aids: GET /dev/mail and GET /demo. Registered only with DEV_MAIL on (by default
@@ -16,7 +18,7 @@ export class DevModule {
     if (!config.devMail) return { module: DevModule };
     return {
       module: DevModule,
-      imports: [NotificationsModule],
+      imports: [NotificationsModule, ProjectsModule, AuthModule],
       controllers: [DevMailController, DemoController],
       providers: [DevMailService, DemoService],
     };

@@ -1,8 +1,9 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { OutboxService } from './outbox.service';
+import { ErasureRegistryModule } from '../infra/erasure/erasure-registry.module';
 
-@Global()
 @Module({
+  imports: [ErasureRegistryModule],
   providers: [OutboxService],
   exports: [OutboxService],
 })

@@ -1,18 +1,19 @@
 import { Module } from '@nestjs/common';
 import { ContactsModule } from '../contacts/contacts.module';
-import { PublishedChangelogEntries } from '../changelog/entries/published-entries.service';
-import { ChangelogEntryCheck } from './changelog-entry-check.service';
 import { FeedbackController } from './feedback.controller';
 import { FeedbackService } from './feedback.service';
+import { EventsModule } from '../events/events.module';
+import { ErasureRegistryModule } from '../infra/erasure/erasure-registry.module';
 
+/**
+ * Feedback (spec: Feedback). Whether a `changelog_entry_id` is a published entry is the
+ * changelog's answer, handed in at start (FeedbackService.checkChangelogEntriesWith): feedback/
+ * imports nothing of the changelog.
+ */
 @Module({
-  imports: [ContactsModule],
+  imports: [ContactsModule, EventsModule, ErasureRegistryModule],
   controllers: [FeedbackController],
-  providers: [
-    FeedbackService,
-    // The changelog's check is one query on the caller's transaction, not a ChangelogModule service.
-    { provide: ChangelogEntryCheck, useClass: PublishedChangelogEntries },
-  ],
+  providers: [FeedbackService],
   exports: [FeedbackService],
 })
 export class FeedbackModule {}

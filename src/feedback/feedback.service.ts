@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
@@ -11,7 +11,6 @@ import { OutboxService } from '../events/outbox.service';
 import { idempotently } from '../idempotency/idempotent-call';
 import { Database } from '../infra/database/database';
 import type { ProjectRef } from '../projects/project-ref';
-import { ChangelogEntryCheck } from './changelog-entry-check.service';
 import { classifyFeedback } from './classifier/classify-feedback';
 import { CreateFeedbackDto } from './dto/create-feedback.dto';
 import { FeedbackDetailDto, FeedbackDto, toFeedbackDetailDto, toFeedbackDto } from './dto/feedback.dto';
@@ -22,6 +21,13 @@ import { insertFeedback, blankPersonInFeedback } from './feedback.queries';
 // The fragment the changelog's entry numbers compose into their statement (see feedback.queries.ts).
 export { feedbackCountOfEntry } from './feedback.queries';
 import { ErasureRegistry } from '../infra/erasure/erasure-registry';
+
+/**
+ * Whether an id is one of the project's published changelog entries (spec: Feedback input,
+ * `changelog_entry_id`: any other id is dropped and the feedback kept). It runs on the caller's
+ * `em`, inside the feedback transaction: a second connection would deadlock on the embedded database.
+ */
+export type ChangelogEntryCheck = (em: EntityManager, projectId: string, entryId: string) => Promise<boolean>;
 
 /**
  * Feedback: how a product hears its users right after a launch (spec: Feedback input, Feedback
@@ -57,15 +63,21 @@ import { ErasureRegistry } from '../infra/erasure/erasure-registry';
  */
 @Injectable()
 export class FeedbackService {
+  private changelogEntries: ChangelogEntryCheck | null = null;
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly outbox: OutboxService,
     private readonly contacts: ContactsService,
-    @Inject(ChangelogEntryCheck) private readonly changelogEntries: ChangelogEntryCheck,
     erasure: ErasureRegistry,
   ) {
     erasure.contributeRecords('feedback', blankPersonInFeedback);
+  }
+
+  /** changelog/ hands in its check of published entries at start (PublishedChangelogEntries). */
+  checkChangelogEntriesWith(check: ChangelogEntryCheck): void {
+    this.changelogEntries = check;
   }
 
   /** Stores, classifies and announces one piece of feedback; `credential` says who sent it. */
@@ -137,7 +149,9 @@ export class FeedbackService {
   private async publishedEntryOrNull(em: EntityManager, projectId: string, entryId: string | null | undefined): Promise<string | null> {
     // Only something shaped like an entry id can be one; anything else is dropped without a query.
     if (!entryId || !isId('ce', entryId)) return null;
-    return (await this.changelogEntries.isPublishedEntry(em, projectId, entryId)) ? entryId : null;
+    // Registered by the changelog module at start; missing only when the app is wired wrong.
+    if (!this.changelogEntries) throw new Error('No changelog entry check: ChangelogModule registers one at start');
+    return (await this.changelogEntries(em, projectId, entryId)) ? entryId : null;
   }
 
   /** See the module comment: only a server (secret key) may link an email to a user id. */

@@ -1,9 +1,10 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { IdempotencyClaims } from './idempotency-claims';
 import { IdempotencyStore } from './idempotency.store';
+import { ErasureRegistryModule } from '../infra/erasure/erasure-registry.module';
 
-@Global()
 @Module({
+  imports: [ErasureRegistryModule],
   providers: [IdempotencyStore, IdempotencyClaims],
   exports: [IdempotencyStore, IdempotencyClaims],
 })

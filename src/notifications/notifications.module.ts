@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { ChangelogReactionSet } from '../changelog/settings/reaction-set.service';
 import { ContactsModule } from '../contacts/contacts.module';
 import { BellReadsLimit } from './bell/bell-reads.limit';
 import { BellController } from './bell/bell.controller';
@@ -10,6 +9,7 @@ import { ChangelogBroadcasts } from './changelog-broadcasts.service';
 import { IdentityController } from './identity/identity.controller';
 import { NotificationSettingsService } from './identity/notification-settings.service';
 import { SigningSecretsService } from './identity/signing-secrets.service';
+import { NotificationReactionSets } from './reaction-sets.service';
 import { NotificationRetention } from './retention/notification-retention.service';
 import { AudienceResolver } from './sending/audience';
 import { DashboardNotificationsController } from './sending/dashboard-notifications.controller';
@@ -19,6 +19,11 @@ import { NotificationsController } from './sending/notifications.controller';
 import { NotificationQuota } from './sending/quota';
 import { NotificationReleases } from './sending/releases';
 import { SendService } from './sending/send.service';
+import { ProjectsModule } from '../projects/projects.module';
+import { AuthModule } from '../auth/auth.module';
+import { EncryptionModule } from '../infra/encryption/encryption.module';
+import { RateLimitModule } from '../infra/rate-limit/rate-limit.module';
+import { ErasureRegistryModule } from '../infra/erasure/erasure-registry.module';
 
 /**
  * In-app notifications (spec: Notification, its states, the Notifications endpoints, Notification
@@ -26,7 +31,7 @@ import { SendService } from './sending/send.service';
  * reads and writes (bell/), the signing secret and settings (identity/), retention.
  */
 @Module({
-  imports: [ContactsModule],
+  imports: [ContactsModule, ProjectsModule, AuthModule, EncryptionModule, RateLimitModule, ErasureRegistryModule],
   controllers: [
     // Fixed paths (settings, signing-secret, inbox, unread, read-all, usage, audience) first:
     // Express matches in registration order, and `/v1/notifications/{id}` would take them.
@@ -50,9 +55,9 @@ import { SendService } from './sending/send.service';
     NotificationQuota,
     NotificationReleases,
     AudienceResolver,
-    ChangelogReactionSet,
+    NotificationReactionSets,
   ],
   // SendService and SigningSecretsService: the development demo page (src/dev/) sends and signs with them.
-  exports: [ChangelogBroadcasts, SendService, ManagementService, SigningSecretsService],
+  exports: [ChangelogBroadcasts, NotificationReactionSets, SendService, ManagementService, SigningSecretsService],
 })
 export class NotificationsModule {}

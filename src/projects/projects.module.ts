@@ -1,14 +1,11 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { PlanUsage } from './plan-usage';
 import { ProjectSettingsService } from './project-settings.service';
-import { ProjectsController } from './projects.controller';
 import { ProjectsService } from './projects.service';
 import { SetupCheckService } from './setup-check.service';
 import { ProjectSlugsService } from './slug-history/project-slugs.service';
 
-@Global()
 @Module({
-  controllers: [ProjectsController],
   providers: [ProjectsService, ProjectSettingsService, ProjectSlugsService, PlanUsage, SetupCheckService],
   exports: [ProjectsService, ProjectSettingsService, ProjectSlugsService, PlanUsage, SetupCheckService],
 })

@@ -1,4 +1,4 @@
-import { randomBase62 } from '../auth/api-key-format';
+import { randomBase62 } from '../common/ids/random-base62';
 import { patternKind } from '../common/http/path-param';
 
 export const SLUG_PATTERN = /^[a-z0-9-]{1,40}$/;

@@ -10,10 +10,13 @@ import { RevenueFiguresService } from './revenue-figures.service';
 import { RevenueRefresh } from './revenue-refresh';
 import { RevenueSyncRunner } from './revenue-sync-runner';
 import { RevenueSyncs } from './revenue-syncs.service';
+import { ProjectsModule } from '../projects/projects.module';
+import { EncryptionModule } from '../infra/encryption/encryption.module';
+import { ErasureRegistryModule } from '../infra/erasure/erasure-registry.module';
 
 /** Read-only revenue from a connected payment processor: the connection, its sync, and the figures. */
 @Module({
-  imports: [ContactsModule],
+  imports: [ContactsModule, ProjectsModule, EncryptionModule, ErasureRegistryModule],
   controllers: [RevenueController, DashboardRevenueController],
   providers: [
     ProcessorClients,

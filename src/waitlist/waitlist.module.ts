@@ -13,12 +13,17 @@ import { WaitlistCsvService } from './waitlist-csv.service';
 import { WaitlistLinksController } from './waitlist-links.controller';
 import { WaitlistMailer } from './waitlist-mailer';
 import { WaitlistController } from './waitlist.controller';
+import { ProjectsModule } from '../projects/projects.module';
+import { EventsModule } from '../events/events.module';
+import { MailModule } from '../infra/mail/mail.module';
+import { RateLimitModule } from '../infra/rate-limit/rate-limit.module';
+import { ErasureRegistryModule } from '../infra/erasure/erasure-registry.module';
 
 // The hosted form has three short fields; nothing bigger is a form of ours.
 const HOSTED_FORM_LIMIT = '16kb';
 
 @Module({
-  imports: [ContactsModule, EmailTemplatesModule],
+  imports: [ContactsModule, EmailTemplatesModule, ProjectsModule, EventsModule, MailModule, RateLimitModule, ErasureRegistryModule],
   controllers: [WaitlistController, WaitlistLinksController, HostedSignupController],
   providers: [
     SignupsService,

@@ -10,6 +10,11 @@ import { EndpointsController } from './endpoints/endpoints.controller';
 import { EndpointsService } from './endpoints/endpoints.service';
 import { WebhookHostResolver } from './url-policy/host-resolver';
 import { WebhookUrlPolicy } from './url-policy/webhook-url-policy';
+import { ProjectsModule } from '../projects/projects.module';
+import { AuthModule } from '../auth/auth.module';
+import { EncryptionModule } from '../infra/encryption/encryption.module';
+import { EventsModule } from '../events/events.module';
+import { ErasureRegistryModule } from '../infra/erasure/erasure-registry.module';
 
 /**
  * Outbound webhooks (spec: Webhook endpoint, Webhooks, Events, Signature, Delivery): endpoints and
@@ -17,7 +22,7 @@ import { WebhookUrlPolicy } from './url-policy/webhook-url-policy';
  * chat formats (chat/), the delivery log and its retention.
  */
 @Module({
-  imports: [],
+  imports: [ProjectsModule, AuthModule, EventsModule, EncryptionModule, ErasureRegistryModule],
   controllers: [EndpointsController, DeliveriesController],
   providers: [
     EndpointsService,

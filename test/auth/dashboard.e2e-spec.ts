@@ -1,4 +1,4 @@
-import { AccountEntity } from '../../src/auth/entities/account.entity';
+import { AccountEntity } from '../../src/accounts/entities/account.entity';
 import { MailMessageEntity } from '../../src/infra/mail/entities/mail-message.entity';
 import { TestIdentityProvider } from '../support/identity-provider';
 import { TestApp } from '../support/test-app';

@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { ContactEntity } from '../../src/contacts/entities/contact.entity';
 import { EventEntity } from '../../src/events/entities/event.entity';
-import { ChangelogEntryCheck } from '../../src/feedback/changelog-entry-check.service';
+import { PublishedChangelogEntries } from '../../src/changelog/entries/published-entries.service';
 import { FeedbackEntity } from '../../src/feedback/entities/feedback.entity';
 import { FeedbackService } from '../../src/feedback/feedback.service';
 import { SeededProject, TestApp } from '../support/test-app';
@@ -121,7 +121,7 @@ describe('POST /v1/feedback', () => {
 
     it('keeps a changelog_entry_id once the check says it is a published entry of the project', async () => {
       const entryId = 'ce_01JD3Z4Q9X8V7T6S5R4Q3P2N1P';
-      const check = t.app.get(ChangelogEntryCheck, { strict: false });
+      const check = t.app.get(PublishedChangelogEntries, { strict: false });
       const spy = jest
         .spyOn(check, 'isPublishedEntry')
         .mockImplementation((em, projectId, id) =>

@@ -3,7 +3,7 @@ import { getMetadataStorage } from 'class-validator';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { requestSchemaNames } from '../../src/openapi/document-shape';
-import { OPENAPI_PATH } from '../../src/openapi/generate-openapi';
+import { OPENAPI_PATH } from '../../src/openapi/openapi-file';
 
 /**
  * What a generated client reads from the committed document (openapi.e2e-spec.ts keeps it equal to

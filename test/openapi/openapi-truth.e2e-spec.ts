@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ERRORS, type ErrorCode } from '../../src/common/errors/error-catalog';
-import { OPENAPI_PATH } from '../../src/openapi/generate-openapi';
+import { OPENAPI_PATH } from '../../src/openapi/openapi-file';
 import { TAGS } from '../../src/openapi/tags';
 
 // The committed document, read as data: what an integrator sees in /docs and in generated clients.

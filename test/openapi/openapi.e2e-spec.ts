@@ -4,7 +4,7 @@ import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { readFileSync } from 'node:fs';
 import { ROUTE_POLICY } from '../../src/common/http/route-policy';
 import { COMMITTED_SERVER_URL, buildOpenApiDocument } from '../../src/openapi/openapi-document';
-import { OPENAPI_PATH, serializeDocument } from '../../src/openapi/generate-openapi';
+import { OPENAPI_PATH, serializeDocument } from '../../src/openapi/openapi-file';
 import { TestApp } from '../support/test-app';
 
 let t: TestApp;

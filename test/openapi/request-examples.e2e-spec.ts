@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { OPENAPI_PATH } from '../../src/openapi/generate-openapi';
+import { OPENAPI_PATH } from '../../src/openapi/openapi-file';
 import { ProjectsService } from '../../src/projects/projects.service';
 import { WebhookHostResolver } from '../../src/webhooks/url-policy/host-resolver';
 import { type DashboardOwner, provisionOwner } from '../support/dashboard-owner';

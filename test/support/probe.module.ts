@@ -14,6 +14,8 @@ import { idempotently } from '../../src/idempotency/idempotent-call';
 import { Database } from '../../src/infra/database/database';
 import type { ProjectRef } from '../../src/projects/project-ref';
 import { RequiresFeature } from '../../src/projects/requires-feature';
+import { AuthModule } from '../../src/auth/auth.module';
+import { EventsModule } from '../../src/events/events.module';
 
 class ProbeInnerDto {
   @Matches(/^[a-z]+$/)
@@ -163,5 +165,5 @@ export class ProbeController implements OnModuleInit {
   }
 }
 
-@Module({ controllers: [ProbeController] })
+@Module({ imports: [AuthModule, EventsModule], controllers: [ProbeController] })
 export class ProbeModule {}

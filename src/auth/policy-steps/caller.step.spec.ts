@@ -2,7 +2,7 @@ import { fakeExchange, policyContext, policyOf, projectRef } from '../../../test
 import { ApiError } from '../../common/errors/api-error';
 import { requestProjectOf } from '../../common/http/request-context';
 import type { ProjectsService } from '../../projects/projects.service';
-import type { AccountsService } from '../accounts.service';
+import type { AccountsService } from '../../accounts/accounts.service';
 import type { ApiKeysService, AuthenticatedKey } from '../api-keys.service';
 import type { DashboardJwt } from '../dashboard-jwt';
 import type { KeyGuessLimiter } from '../key-guess-limiter';

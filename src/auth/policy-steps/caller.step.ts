@@ -6,7 +6,7 @@ import { setRequestProject } from '../../common/http/request-context';
 import type { AuthMode } from '../../common/http/route-policy';
 import type { ProjectRef } from '../../projects/project-ref';
 import { ProjectsService } from '../../projects/projects.service';
-import { AccountsService } from '../accounts.service';
+import { AccountsService } from '../../accounts/accounts.service';
 import { classifyBearer } from '../api-key-format';
 import { ApiKeysService, AuthenticatedKey } from '../api-keys.service';
 import { ANONYMOUS, Caller, projectOfCaller } from '../caller';

@@ -3,6 +3,7 @@ import { EngagementCaps } from './engagement-caps';
 import { EngagementFlusher } from './engagement-flusher';
 import { EngagementRecorder } from './engagement-recorder';
 import { EngagementRedisBuffer } from './engagement-redis-buffer';
+import { RateLimitModule } from '../../infra/rate-limit/rate-limit.module';
 
 /**
  * Views, clicks and reads of changelog entries, as the hosted page and the widget report them: the
@@ -10,6 +11,7 @@ import { EngagementRedisBuffer } from './engagement-redis-buffer';
  * module, below both surfaces, because both record through it.
  */
 @Module({
+  imports: [RateLimitModule],
   providers: [EngagementCaps, EngagementRecorder, EngagementRedisBuffer, EngagementFlusher],
   exports: [EngagementCaps, EngagementRecorder],
 })

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { FeedbackModule } from '../../feedback/feedback.module';
 import { NotificationsModule } from '../../notifications/notifications.module';
 import { PublicChangelogModule } from '../public/public-changelog.module';
 import { ChangelogSubscribersModule } from '../subscribers/subscribers.module';
@@ -6,16 +7,20 @@ import { EntriesController } from './entries.controller';
 import { EntriesService } from './entries.service';
 import { EntryLifecycleService } from './entry-lifecycle.service';
 import { EntryPublishing } from './entry-publishing';
+import { PublishedChangelogEntries } from './published-entries.service';
+import { ProjectsModule } from '../../projects/projects.module';
+import { EventsModule } from '../../events/events.module';
 
 /**
  * Changelog entries and their lifecycle (spec: Changelog entry, States and transitions → Changelog
  * entry): writes, scheduling and publishing. A publication hands the entry to the subscribers'
- * mailing and to the bell (notify_in_app) and drops the public cache.
+ * mailing and to the bell (notify_in_app) and drops the public cache. Feedback's check of
+ * `changelog_entry_id` is handed to FeedbackService from here (PublishedChangelogEntries).
  */
 @Module({
-  imports: [NotificationsModule, PublicChangelogModule, ChangelogSubscribersModule],
+  imports: [NotificationsModule, FeedbackModule, PublicChangelogModule, ChangelogSubscribersModule, ProjectsModule, EventsModule],
   controllers: [EntriesController],
-  providers: [EntryPublishing, EntriesService, EntryLifecycleService],
+  providers: [EntryPublishing, EntriesService, EntryLifecycleService, PublishedChangelogEntries],
   exports: [EntriesService, EntryLifecycleService],
 })
 export class ChangelogEntriesModule {}

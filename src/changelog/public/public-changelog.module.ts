@@ -6,6 +6,7 @@ import { PageInteractionsService } from './page-interactions.service';
 import { PublicChangelogController } from './public-changelog.controller';
 import { PublicChangelogCache } from './public-changelog.cache';
 import { PublicChangelogService } from './public-changelog.service';
+import { ProjectsModule } from '../../projects/projects.module';
 
 /**
  * The public surfaces of a changelog (spec: Endpoints → Changelog, Public changelog entry): the
@@ -13,7 +14,7 @@ import { PublicChangelogService } from './public-changelog.service';
  * which every write that changes what the public sees (entries, labels) drops.
  */
 @Module({
-  imports: [ChangelogEngagementModule],
+  imports: [ChangelogEngagementModule, ProjectsModule],
   controllers: [PublicChangelogController, HostedChangelogController],
   providers: [PublicChangelogService, PublicChangelogCache, HostedChangelogService, PageInteractionsService],
   exports: [PublicChangelogCache],

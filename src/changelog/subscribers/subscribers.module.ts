@@ -8,6 +8,10 @@ import { SubscriberMailer } from './subscriber-mailer';
 import { SubscriberMailings } from './subscriber-mailings';
 import { SubscribersController } from './subscribers.controller';
 import { SubscribersService } from './subscribers.service';
+import { ProjectsModule } from '../../projects/projects.module';
+import { EventsModule } from '../../events/events.module';
+import { MailModule } from '../../infra/mail/mail.module';
+import { ErasureRegistryModule } from '../../infra/erasure/erasure-registry.module';
 
 // The topics form: label checkboxes; nothing bigger is a form of ours.
 const TOPICS_FORM_LIMIT = '16kb';
@@ -17,7 +21,7 @@ const TOPICS_FORM_LIMIT = '16kb';
  * their emails, and the mailing of a published entry, which the entries' publishing hands over.
  */
 @Module({
-  imports: [EmailTemplatesModule],
+  imports: [EmailTemplatesModule, ProjectsModule, EventsModule, MailModule, ErasureRegistryModule],
   controllers: [SubscribersController, SubscriberLinksController, DashboardSubscribersController],
   providers: [SubscriberMailings, SubscriberMailer, SubscribersService, SubscriberLinksService],
   exports: [SubscriberMailings],

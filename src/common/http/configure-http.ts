@@ -2,7 +2,6 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import type { AppConfig } from '../../config/app-config';
 import { requestLogMiddleware } from '../logging/request-log.middleware';
 import { corsMiddleware } from './cors-policy';
 import { jsonBody } from './json-body';
@@ -23,8 +22,17 @@ function chain(...handlers: RequestHandler[]): RequestHandler {
   };
 }
 
+/** What the Express layer reads of the configuration (AppConfig has it; the kernel's common/ imports no config/). */
+export interface HttpSettings {
+  /** Express's `trust proxy`: off, a hop count, or addresses and range names. */
+  readonly trustProxy: false | number | readonly string[];
+  readonly trustProxyWarning: string | null;
+  readonly publicBaseUrl: string;
+  readonly dashboardOrigins: readonly string[];
+}
+
 /** Express-level setup shared by the server and the e2e suites, so tests exercise the real stack. */
-export function configureHttp(app: INestApplication, config: AppConfig, logger: Logger): void {
+export function configureHttp(app: INestApplication, config: HttpSettings, logger: Logger): void {
   const express = app as NestExpressApplication;
   express.set('trust proxy', config.trustProxy);
   if (config.trustProxyWarning) logger.warn({ context: 'Config' }, config.trustProxyWarning);

@@ -4,7 +4,6 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import cors from 'cors';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { AppConfig } from '../../config/app-config';
 import { type AuthMode, routePolicyOf } from './route-policy';
 
 interface BrowserRoute {
@@ -85,7 +84,7 @@ export function corsHeadersForFailure(res: Response): Record<string, string> {
  * refusals (a publishable key on a secret route: 403 KEY_INSUFFICIENT_PERMISSIONS, readable instead
  * of an opaque CORS failure), but never their answers: a page cannot read what a secret key returns.
  */
-export function corsMiddleware(app: INestApplication, config: Pick<AppConfig, 'dashboardOrigins'>): RequestHandler {
+export function corsMiddleware(app: INestApplication, config: { readonly dashboardOrigins: readonly string[] }): RequestHandler {
   let routes: CorsRoutes | null = null;
   const open = cors({
     origin: '*',

@@ -1,9 +1,16 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
-import type { AppConfig } from '../../config/app-config';
 import { prettyStream } from './pretty-stream';
 
-export type LogSettings = Pick<AppConfig, 'logLevel' | 'logToStderr'> & Partial<Pick<AppConfig, 'logFormat'>>;
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type LogFormat = 'json' | 'pretty';
+
+/** What the logger reads of the configuration (AppConfig has it; the kernel's common/ imports no config/). */
+export interface LogSettings {
+  readonly logLevel: LogLevel;
+  readonly logToStderr: boolean;
+  readonly logFormat?: LogFormat;
+}
 
 /** The longest a JSON log line waits in the buffer on a quiet server. */
 export const LOG_FLUSH_INTERVAL_MS = 1_000;

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AccountsService } from '../../auth/accounts.service';
+import { AccountsService } from '../../accounts/accounts.service';
 import { ProvisioningService } from '../../auth/provisioning.service';
 import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';

@@ -1,8 +1,7 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { ErasureRegistry } from './erasure-registry';
 
-/** The one erasure registry, global so that every module can contribute to it. */
-@Global()
+/** The one erasure registry: a module that contributes to it imports this module (one instance for all). */
 @Module({
   providers: [ErasureRegistry],
   exports: [ErasureRegistry],

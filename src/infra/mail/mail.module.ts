@@ -1,8 +1,9 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { MailService } from './mail.service';
+import { ErasureRegistryModule } from '../erasure/erasure-registry.module';
 
-@Global()
 @Module({
+  imports: [ErasureRegistryModule],
   providers: [MailService],
   exports: [MailService],
 })

@@ -1,4 +1,4 @@
-import { randomBase62 } from '../../auth/api-key-format';
+import { randomBase62 } from '../../common/ids/random-base62';
 
 export const SIGNING_SECRET_PREFIX = 'svc_ntf_';
 /** 40 base62 characters: about 238 bits from the CSPRNG, more than the 32 of an API key (it keys HMACs for years). */

@@ -1,13 +1,13 @@
 import { countBellUsers } from '../bell/bell.queries';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { ChangelogReactionSet } from '../../changelog/settings/reaction-set.service';
 import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { WithMeta } from '../../common/http/reply';
 import { newId } from '../../common/ids/ids';
 import { idempotently } from '../../idempotency/idempotent-call';
 import { Database } from '../../infra/database/database';
+import { NotificationReactionSets } from '../reaction-sets.service';
 import type { ProjectRef } from '../../projects/project-ref';
 import { NotificationEntity } from '../entities/notification.entity';
 import { AudienceResolver, type ResolvedAudience } from './audience';
@@ -51,7 +51,7 @@ export class SendService {
     private readonly audience: AudienceResolver,
     private readonly quota: NotificationQuota,
     private readonly releases: NotificationReleases,
-    private readonly reactionSets: ChangelogReactionSet,
+    private readonly reactionSets: NotificationReactionSets,
     private readonly bells: BellStateCache,
   ) {}
 

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { AccountEntity } from '../../auth/entities/account.entity';
+import { AccountEntity } from '../../accounts/entities/account.entity';
 import type { PlanName } from '../plans';
 
 /** Per-project switches. Stored as one JSON document so modules can add theirs without a migration. */

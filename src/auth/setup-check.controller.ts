@@ -1,16 +1,20 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth } from '../common/http/route-policy';
-import { CurrentProject } from '../auth/current.decorators';
 import { ApiEnvelope } from '../common/http/api-docs';
 import { WithMeta } from '../common/http/reply';
-import { SETUP_CHECK_META, SetupCheckDto } from './dto/setup-check.dto';
-import type { ProjectRef } from './project-ref';
-import { SetupCheckService } from './setup-check.service';
+import { Auth } from '../common/http/route-policy';
+import { SETUP_CHECK_META, SetupCheckDto } from '../projects/dto/setup-check.dto';
+import type { ProjectRef } from '../projects/project-ref';
+import { SetupCheckService } from '../projects/setup-check.service';
+import { CurrentProject } from './current.decorators';
 
+/**
+ * The setup check's route. It lives beside the guard and @CurrentProject(), which sit above
+ * projects/ (a caller carries its project); projects/ owns the check itself (SetupCheckService).
+ */
 @ApiTags('Project')
 @Controller('v1')
-export class ProjectsController {
+export class SetupCheckController {
   constructor(private readonly setupChecks: SetupCheckService) {}
 
   @Get('setup-check')

@@ -2,16 +2,11 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHttpApp } from '../bootstrap';
-import { loadConfig, withDatabaseUrl } from '../config/app-config';
-import { startEmbeddedPostgres } from '../infra/database/embedded-postgres';
-import { COMMITTED_SERVER_URL, buildOpenApiDocument } from './openapi-document';
-
-export const OPENAPI_PATH = join(__dirname, '..', '..', 'openapi', 'openapi.json');
-
-export function serializeDocument(document: unknown): string {
-  return `${JSON.stringify(document, null, 2)}\n`;
-}
+import { createHttpApp } from './bootstrap';
+import { loadConfig, withDatabaseUrl } from './config/app-config';
+import { startEmbeddedPostgres } from './infra/database/embedded-postgres';
+import { COMMITTED_SERVER_URL, buildOpenApiDocument } from './openapi/openapi-document';
+import { OPENAPI_PATH, serializeDocument } from './openapi/openapi-file';
 
 /** `npm run openapi`: boots the app on a throwaway in-memory database and writes the document. */
 async function generate(): Promise<void> {
