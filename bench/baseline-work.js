@@ -55,7 +55,7 @@ const { isValidSlug } = dist('projects/slugs');
 const { countUnread, listBell, readBellState, recordBellUser } = dist('notifications/bell/bell.queries');
 const { matchesUserHash } = dist('auth/user-hash');
 const { SecretBox } = dist('common/crypto/secret-box');
-const { hourWindow } = dist('notifications/bell/bell-reads.limit');
+const { hourWindow } = dist('notifications/bell/bell-reads-limit.service');
 const { toBellNotificationDto } = dist('notifications/bell/dto/bell-notification.dto');
 
 const { readWidgetPage, readUnseenIds } = dist('changelog/widget/widget.queries');
@@ -69,7 +69,7 @@ const { encodeCursor, publishedCursorValue } = dist('common/http/cursor');
 const { planAllows, planLimit } = dist('projects/plans');
 const { ContactsService } = dist('contacts/contacts.service');
 const { OutboxService } = dist('events/outbox.service');
-const { DeliveryPlanner } = dist('webhooks/delivery/delivery-planner');
+const { DeliveryPlanner } = dist('webhooks/delivery/delivery-planner.service');
 const { findKeyWithProject } = dist('auth/api-keys.queries');
 const { enabledEndpointExists } = dist('webhooks/endpoints/endpoints.queries');
 

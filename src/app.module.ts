@@ -9,7 +9,7 @@ import { RoutePolicyGuard } from './auth/route-policy.guard';
 import { Clock } from './common/clock/clock';
 import { BodyMediaTypeGuard } from './common/http/body-media-type.guard';
 import { ApiExceptionFilter } from './common/http/exception.filter';
-import { createValidationPipe } from './common/validation/validation-pipe';
+import { createValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ContactsModule } from './contacts/contacts.module';

@@ -3,8 +3,8 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import type { EmbeddedPostgres } from './infra/database/embedded-postgres';
 import { QueueService } from './infra/queue/queue.service';
-import { Sweeper } from './infra/queue/sweeper';
-import { RateLimiter } from './infra/rate-limit/rate-limiter';
+import { Sweeper } from './infra/queue/sweeper.service';
+import { RateLimiter } from './infra/rate-limit/rate-limiter.service';
 
 // While draining, a keep-alive connection with no request running is closed once it has been idle
 // this long (since its last answer, or since the drain began): a request its client sent as the

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createContext, failStart, prepare } from './bootstrap';
-import { Database } from './infra/database/database';
+import { Database } from './infra/database/database.service';
 import { startWorkerHeartbeat } from './infra/queue/worker-heartbeat';
 import { ProcessLifecycle } from './shutdown';
 

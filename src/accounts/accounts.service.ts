@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { newId } from '../common/ids/ids';
-import { Database } from '../infra/database/database';
+import { Database } from '../infra/database/database.service';
 import { lockAccountRow } from './accounts.queries';
 import { AccountEntity } from './entities/account.entity';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ContactsService } from '../contacts/contacts.service';
 import { ContactDto, toContactDto } from '../contacts/dto/contact.dto';
 import { idempotently } from '../idempotency/idempotent-call';
-import { Database } from '../infra/database/database';
+import { Database } from '../infra/database/database.service';
 import type { ProjectRef } from '../projects/project-ref';
 import { IdentifyDto } from './dto/identify.dto';
 

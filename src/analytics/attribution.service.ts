@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
 import { ContactsService } from '../contacts/contacts.service';
-import { Database } from '../infra/database/database';
+import { Database } from '../infra/database/database.service';
 import type { ProjectRef } from '../projects/project-ref';
 import { PaymentOutcomesService } from '../revenue/payment-outcomes.service';
 import type { AttributionSignupRow } from '../waitlist/dto/attribution-signup';

@@ -1,4 +1,4 @@
-import type { StatementRunner } from '../infra/database/database';
+import type { StatementRunner } from '../infra/database/database.service';
 import { ProjectEntity } from '../projects/entities/project.entity';
 import { projectAndTwinIds, projectsAs } from '../projects/projects.queries';
 import { type ProjectRef, toProjectRef } from '../projects/project-ref';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { Database } from '../infra/database/database';
+import { Database } from '../infra/database/database.service';
 import { isUniqueViolation } from '../infra/database/postgres-errors';
 import { MailService } from '../infra/mail/mail.service';
 import { toProjectDto } from '../projects/project-links';

@@ -27,7 +27,7 @@ import { UserHashStep } from './policy-steps/user-hash.step';
  *    request that passed every check.
  *
  * The bell's hourly per-person read limit is not a step: it counts only reads that passed
- * validation and records the person as seen (notifications/bell/bell-reads.limit.ts), so it
+ * validation and records the person as seen (notifications/bell/bell-reads-limit.service.ts), so it
  * stays in the service, after the ValidationPipe.
  *
  * This runs on every API request: a step with nothing to wait for returns nothing and costs no

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { BillingProvider } from './billing-provider';
+import { BillingProvider } from './billing-provider.client';
 import { BillingWebhookController } from './billing-webhook.controller';
 import { BillingWebhooksService } from './billing-webhooks.service';
 import { BillingController } from './billing.controller';

@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope } from '../common/http/api-docs';
 import type { RawReply } from '../common/http/reply';
-import { PathParam } from '../common/http/path-param';
+import { PathParam } from '../common/http/path-param.pipe';
 import { Auth } from '../common/http/route-policy';
 import { AcceptsGzip } from './accepts-gzip.decorator';
 import { ApiConditionalGet, ApiLatestScript, ApiPinnedScript, SCRIPT_HASH_PARAM } from './browser-scripts.docs';

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import { ApiErrors } from '../common/http/api-docs';
-import { patternKind } from '../common/http/path-param';
+import { patternKind } from '../common/http/path-param.pipe';
 
 /** The OpenAPI description of the script routes: media type, caching headers, conditional requests. */
 

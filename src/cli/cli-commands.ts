@@ -2,7 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { parseArgs } from 'node:util';
 import { CHANGELOG_DRAFT_COMMANDS } from '../changelog/drafts/drafts.cli';
 import { ApiError } from '../common/errors/api-error';
-import { Database } from '../infra/database/database';
+import { Database } from '../infra/database/database.service';
 import { ENCRYPTION_COMMANDS } from '../infra/encryption/encryption.cli';
 import { REVENUE_COMMANDS } from '../revenue/revenue.cli';
 import { WAITLIST_COMMANDS } from '../waitlist/waitlist.cli';

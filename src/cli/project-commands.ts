@@ -3,7 +3,7 @@ import { ApiKeysService } from '../auth/api-keys.service';
 import { ProvisioningService } from '../auth/provisioning.service';
 import { type Command, JSON_OPTION as json, UsageError, type Values, requireString } from '../common/cli/command';
 import { ApiError } from '../common/errors/api-error';
-import { Database } from '../infra/database/database';
+import { Database } from '../infra/database/database.service';
 import { PLAN_NAMES, PlanName, isPlanName } from '../projects/plans';
 import type { ProjectRef } from '../projects/project-ref';
 import { ProjectsService } from '../projects/projects.service';

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { PathId } from '../common/http/path-param';
+import { PathId } from '../common/http/path-param.pipe';
 import { Auth } from '../common/http/route-policy';
 import { CurrentCaller, CurrentProject } from '../auth/current.decorators';
 import type { Caller } from '../auth/caller';

@@ -5,7 +5,7 @@ import { listPage, newestFirst } from '../common/http/list-page';
 import { Paged } from '../common/http/reply';
 import { newId } from '../common/ids/ids';
 import { normalizeEmail } from '../common/validation/email-field';
-import { Database } from '../infra/database/database';
+import { Database } from '../infra/database/database.service';
 import type { ProjectRef } from '../projects/project-ref';
 import { ContactStage, laterStage } from './contact-stages';
 import { contactNotFound } from './contact-errors';

@@ -3,7 +3,7 @@ import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Caller } from '../auth/caller';
 import { CurrentCaller, CurrentProject } from '../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
-import { PathId } from '../common/http/path-param';
+import { PathId } from '../common/http/path-param.pipe';
 import { Auth } from '../common/http/route-policy';
 import type { ProjectRef } from '../projects/project-ref';
 import { ERASE_SUMMARY } from './contacts.controller';

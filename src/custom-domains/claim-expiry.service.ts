@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Cron } from '@nestjs/schedule';
 import { Clock } from '../common/clock/clock';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { Database } from '../infra/database/database';
+import { Database } from '../infra/database/database.service';
 import { deleteLapsedClaims } from './custom-domains.queries';
 import { lapsedBefore } from './domain-claims';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { ChangeNotifications } from '../infra/database/change-notifications';
-import { Database } from '../infra/database/database';
+import { ChangeNotifications } from '../infra/database/change-notifications.service';
+import { Database } from '../infra/database/database.service';
 import { PROJECT_CHANGE } from '../projects/projects.service';
 import { projectOfVerifiedHost } from './custom-domains.queries';
 import { hostnameProblem, normalizeHostname } from './hostnames';

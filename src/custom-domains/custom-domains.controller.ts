@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentProject } from '../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
-import { PathId } from '../common/http/path-param';
+import { PathId } from '../common/http/path-param.pipe';
 import { Auth } from '../common/http/route-policy';
 import type { ProjectRef } from '../projects/project-ref';
 import { RequiresFeature } from '../projects/requires-feature';

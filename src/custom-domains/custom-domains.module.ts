@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ClaimExpiry } from './claim-expiry.service';
-import { CustomDomainGate } from './custom-domain-gate';
+import { CustomDomainGate } from './custom-domain-gate.service';
 import { CustomDomainHosts } from './custom-domain-hosts.service';
 import { CustomDomainsController } from './custom-domains.controller';
 import { CustomDomainsService } from './custom-domains.service';

@@ -5,7 +5,7 @@ import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
 import { isId, newId } from '../common/ids/ids';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { Database } from '../infra/database/database';
+import { Database } from '../infra/database/database.service';
 import { isUniqueViolation } from '../infra/database/postgres-errors';
 import { ProjectEntity } from '../projects/entities/project.entity';
 import { planLimit } from '../projects/plans';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../infra/database/database';
+import { Database } from '../infra/database/database.service';
 import { MailMessageEntity } from '../infra/mail/entities/mail-message.entity';
 import { linksInMail } from '../infra/mail/mail-links';
 

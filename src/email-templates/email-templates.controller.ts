@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/comm
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentProject } from '../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
-import { PathParam, oneOfKind } from '../common/http/path-param';
+import { PathParam, oneOfKind } from '../common/http/path-param.pipe';
 import { Auth } from '../common/http/route-policy';
 import type { ProjectRef } from '../projects/project-ref';
 import { EMAIL_TEMPLATE_NAMES } from './email-template-catalog';

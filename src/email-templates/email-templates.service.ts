@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
 import { markdownToText, renderMarkdown } from '../common/markdown/markdown-render';
-import { Database } from '../infra/database/database';
+import { Database } from '../infra/database/database.service';
 import type { ProjectRef } from '../projects/project-ref';
 import {
   EMAIL_TEMPLATES,

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { newId } from '../common/ids/ids';
-import { ErasureRegistry } from '../infra/erasure/erasure-registry';
+import { ErasureRegistry } from '../infra/erasure/erasure-registry.service';
 import type { ProjectRef } from '../projects/project-ref';
 import { EVENT_CATALOG, EventType, fieldMismatch } from './event-catalog';
 import { insertEvent, nullPersonInEvents } from './events.queries';

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { PathId } from '../common/http/path-param';
+import { PathId } from '../common/http/path-param.pipe';
 import { Auth } from '../common/http/route-policy';
 import { CurrentCaller, CurrentProject } from '../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';

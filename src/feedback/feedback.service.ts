@@ -9,7 +9,7 @@ import { isId, newId } from '../common/ids/ids';
 import { ContactsService } from '../contacts/contacts.service';
 import { OutboxService } from '../events/outbox.service';
 import { idempotently } from '../idempotency/idempotent-call';
-import { Database } from '../infra/database/database';
+import { Database } from '../infra/database/database.service';
 import type { ProjectRef } from '../projects/project-ref';
 import { classifyFeedback } from './classifier/classify-feedback';
 import { CreateFeedbackDto } from './dto/create-feedback.dto';
@@ -20,7 +20,7 @@ import { feedbackCreatedData } from './feedback-event';
 import { insertFeedback, blankPersonInFeedback } from './feedback.queries';
 // The fragment the changelog's entry numbers compose into their statement (see feedback.queries.ts).
 export { feedbackCountOfEntry } from './feedback.queries';
-import { ErasureRegistry } from '../infra/erasure/erasure-registry';
+import { ErasureRegistry } from '../infra/erasure/erasure-registry.service';
 
 /**
  * Whether an id is one of the project's published changelog entries (spec: Feedback input,

@@ -4,7 +4,7 @@ import { Auth } from '../common/http/route-policy';
 import { ApiEnvelope, ApiErrors } from '../common/http/api-docs';
 import { OUTAGE_RETRY_AFTER_SECONDS } from '../common/http/backend-outage';
 import { ApiError } from '../common/errors/api-error';
-import { Database } from '../infra/database/database';
+import { Database } from '../infra/database/database.service';
 import { HealthDto } from './dto/health.dto';
 import { pingDatabase } from './health.queries';
 

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { IdempotencyClaims } from './idempotency-claims';
-import { IdempotencyStore } from './idempotency.store';
+import { IdempotencyClaims } from './idempotency-claims.service';
+import { IdempotencyStore } from './idempotency-store.service';
 import { ErasureRegistryModule } from '../infra/erasure/erasure-registry.module';
 
 @Module({

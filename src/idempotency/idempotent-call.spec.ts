@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { EntityManager } from 'typeorm';
 import { carryIdempotentCall, idempotently, IdempotentCall, idempotentCallOf } from './idempotent-call';
-import type { IdempotencyStore } from './idempotency.store';
+import type { IdempotencyStore } from './idempotency-store.service';
 
 const em = {} as EntityManager;
 const RECEIVED = new Date('2026-06-01T12:00:00Z');

@@ -6,9 +6,9 @@ import { toSuccessEnvelope } from '../common/http/envelope';
 import { WithStatus } from '../common/http/reply';
 import { answerSourceOfInput, bindInput, CommittedAnswerSource, REQUEST_ID_HEADER, WireAnswer } from '../common/http/request-context';
 import { JSON_CONTENT_TYPE } from '../common/fast-paths/json-writer';
-import { afterCommit } from '../infra/database/database';
+import { afterCommit } from '../infra/database/database.service';
 import { IDEMPOTENCY_HEADER } from './idempotency-key';
-import { IdempotencyStore, StoredAnswer } from './idempotency.store';
+import { IdempotencyStore, StoredAnswer } from './idempotency-store.service';
 
 /** Express's `etag fn` setting: how it tags a body it sends. */
 export type EtagFunction = (body: Buffer, encoding?: BufferEncoding) => string | undefined;

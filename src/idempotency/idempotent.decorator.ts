@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { ApiErrors } from '../common/http/api-docs';
 import { IDEMPOTENCY_HEADER } from './idempotency-key';
-import { MarkIdempotent } from './idempotency-claims';
+import { MarkIdempotent } from './idempotency-claims.service';
 
 /** A create route that honours Idempotency-Key (spec: Idempotency). */
 export function Idempotent(): MethodDecorator {

@@ -7,7 +7,7 @@ import { NotificationsModule } from '../notifications/notifications.module';
 import { ProjectsModule } from '../projects/projects.module';
 import { WaitlistModule } from '../waitlist/waitlist.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
-import { McpIdempotency } from './mcp-idempotency';
+import { McpIdempotency } from './mcp-idempotency.service';
 import { McpServerFactory } from './mcp-server.factory';
 import { McpController } from './mcp.controller';
 

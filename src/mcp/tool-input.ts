@@ -1,7 +1,7 @@
 import type { ValidationPipe } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
-import { idKind, PathParamPipe } from '../common/http/path-param';
-import { createValidationPipe } from '../common/validation/validation-pipe';
+import { idKind, PathParamPipe } from '../common/http/path-param.pipe';
+import { createValidationPipe } from '../common/validation/validation.pipe';
 import { isValidIdempotencyKey } from '../idempotency/idempotency-key';
 import type { ToolArgs, ToolDefinition } from './tool-kit';
 import { dtoJsonSchema, type JsonSchema } from './tool-schemas';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ContactsModule } from '../contacts/contacts.module';
-import { BellReadsLimit } from './bell/bell-reads.limit';
+import { BellReadsLimit } from './bell/bell-reads-limit.service';
 import { BellController } from './bell/bell.controller';
 import { BellStateCache } from './bell/bell-state.cache';
 import { InboxService } from './bell/inbox.service';
@@ -11,13 +11,13 @@ import { NotificationSettingsService } from './identity/notification-settings.se
 import { SigningSecretsService } from './identity/signing-secrets.service';
 import { NotificationReactionSets } from './reaction-sets.service';
 import { NotificationRetention } from './retention/notification-retention.service';
-import { AudienceResolver } from './sending/audience';
+import { AudienceResolver } from './sending/audience-resolver.service';
 import { DashboardNotificationsController } from './sending/dashboard-notifications.controller';
 import { ManagementService } from './sending/management.service';
 import { NotificationByIdController } from './sending/notification-by-id.controller';
 import { NotificationsController } from './sending/notifications.controller';
-import { NotificationQuota } from './sending/quota';
-import { NotificationReleases } from './sending/releases';
+import { NotificationQuota } from './sending/notification-quota.service';
+import { NotificationReleases } from './sending/notification-releases.service';
 import { SendService } from './sending/send.service';
 import { ProjectsModule } from '../projects/projects.module';
 import { AuthModule } from '../auth/auth.module';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PlanUsage } from './plan-usage';
+import { PlanUsage } from './plan-usage.service';
 import { ProjectSettingsService } from './project-settings.service';
 import { ProjectsService } from './projects.service';
 import { SetupCheckService } from './setup-check.service';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { WithMeta } from '../common/http/reply';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { IDENTITY_VERIFICATION_WARNING, SetupCheckDto } from './dto/setup-check.dto';
-import { PlanUsage } from './plan-usage';
+import { PlanUsage } from './plan-usage.service';
 import { FEATURES, PLANS, planAllows, planLimit } from './plans';
 import { changelogPublicUrl, upgradeUrl } from './project-links';
 import type { ProjectRef } from './project-ref';

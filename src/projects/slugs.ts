@@ -1,5 +1,5 @@
 import { randomBase62 } from '../common/ids/random-base62';
-import { patternKind } from '../common/http/path-param';
+import { patternKind } from '../common/http/path-param.pipe';
 
 export const SLUG_PATTERN = /^[a-z0-9-]{1,40}$/;
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ContactsService } from '../contacts/contacts.service';
-import { Database } from '../infra/database/database';
+import { Database } from '../infra/database/database.service';
 import { findConnection, mrrOfContacts, paidInvoicesOfPeople } from './revenue.queries';
 
 /** Who, among some people, paid for the first time, and who paid more than before, within a window. */

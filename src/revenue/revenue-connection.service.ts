@@ -4,16 +4,16 @@ import { Clock } from '../common/clock/clock';
 import { ApiError } from '../common/errors/api-error';
 import { newId } from '../common/ids/ids';
 import { ContactsService } from '../contacts/contacts.service';
-import { Database } from '../infra/database/database';
+import { Database } from '../infra/database/database.service';
 import { isUniqueViolation } from '../infra/database/postgres-errors';
-import { SealedValues } from '../infra/encryption/sealed-values';
+import { SealedValues } from '../infra/encryption/sealed-values.service';
 import { planLimit } from '../projects/plans';
 import type { ProjectRef } from '../projects/project-ref';
 import { ConnectProcessorDto } from './dto/connect-processor.dto';
 import { DisconnectedDto, ProcessorConnectionDto, SyncStartedDto } from './dto/processor-connection.dto';
 import { RevenueConnectionEntity } from './entities/revenue-connection.entity';
-import { ProcessorClients } from './processor-client';
-import { ProcessorKeyBox } from './processor-key-box';
+import { ProcessorClients } from './processor.client';
+import { ProcessorKeyBox } from './processor-key-box.service';
 import { RevenueSyncs, syncStatusOf } from './revenue-syncs.service';
 import {
   UQ_REVENUE_CONNECTIONS_PROJECT,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { WithMeta } from '../common/http/reply';
 import { ContactsService } from '../contacts/contacts.service';
-import { Database } from '../infra/database/database';
+import { Database } from '../infra/database/database.service';
 import type { ProjectRef } from '../projects/project-ref';
 import { CurrencyFiguresDto, CustomerRevenueDto, MrrMovementsDto, RevenueFiguresDto, RevenueHistoryDto } from './dto/revenue-figures.dto';
 import type { RevenueMovementEntity } from './entities/revenue-customer-mrr.entity';

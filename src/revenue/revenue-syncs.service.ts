@@ -2,8 +2,8 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { newId } from '../common/ids/ids';
-import { Database } from '../infra/database/database';
-import { DueRows, PermanentFailure, defineDueRows } from '../infra/queue/due-rows';
+import { Database } from '../infra/database/database.service';
+import { DueRows, PermanentFailure, defineDueRows } from '../infra/queue/due-rows.service';
 import { pendingColumns } from '../infra/queue/due-rows.queries';
 import type { DueRowJob } from '../infra/queue/job-catalog';
 import { OnJob } from '../infra/queue/on-job.decorator';
@@ -12,8 +12,8 @@ import { ProjectsService } from '../projects/projects.service';
 import type { SyncState, SyncStatusDto } from './dto/processor-connection.dto';
 import { RevenueConnectionEntity } from './entities/revenue-connection.entity';
 import { RevenueSyncEntity, type RevenueSyncKind } from './entities/revenue-sync.entity';
-import { ProcessorRateLimited } from './processor-client';
-import { RevenueSyncRunner } from './revenue-sync-runner';
+import { ProcessorRateLimited } from './processor.client';
+import { RevenueSyncRunner } from './revenue-sync-runner.service';
 import { findLastEndedSync, findPendingSync } from './revenue.queries';
 
 /** Incremental runs read the events list this often (the processor keeps events 30 days). */

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { Reseal } from '../infra/encryption/sealed-values';
+import type { Reseal } from '../infra/encryption/sealed-values.service';
 import type { PersonToErase } from '../infra/erasure/person-match';
 import { RevenueConnectionEntity } from './entities/revenue-connection.entity';
 import { RevenueCustomerEntity } from './entities/revenue-customer.entity';

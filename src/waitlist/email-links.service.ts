@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import type { RawReply } from '../common/http/reply';
 import { ContactsService } from '../contacts/contacts.service';
-import { Database } from '../infra/database/database';
+import { Database } from '../infra/database/database.service';
 import { ProjectsService } from '../projects/projects.service';
 import { hashLinkToken } from '../common/email-links/link-tokens';
 import { invalidLinkPage } from '../common/email-links/invalid-link-page';

@@ -5,15 +5,15 @@ import { ApiError } from '../common/errors/api-error';
 import { ContactsService } from '../contacts/contacts.service';
 import { OutboxService } from '../events/outbox.service';
 import { idempotently } from '../idempotency/idempotent-call';
-import { Database } from '../infra/database/database';
-import { RateLimiter } from '../infra/rate-limit/rate-limiter';
+import { Database } from '../infra/database/database.service';
+import { RateLimiter } from '../infra/rate-limit/rate-limiter.service';
 import { PLATFORM_LIMITS } from '../projects/plans';
 import type { ProjectRef } from '../projects/project-ref';
 import { CreateInvitesDto } from './dto/create-invites.dto';
 import { InviteResultDto, toInviteResultDto } from './dto/invite-result.dto';
 import { WaitlistSignupEntity } from './entities/waitlist-signup.entity';
 import { InviteTarget, inviteTarget } from './invite-target';
-import { WaitlistMailer } from './waitlist-mailer';
+import { WaitlistMailer } from './waitlist-mailer.service';
 
 // Ours (the spec lists 429 for invites without a number): at most 20 waves a minute per project,
 // which caps the invite emails one key can queue at 10 000 a minute.

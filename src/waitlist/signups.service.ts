@@ -10,7 +10,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ContactsService } from '../contacts/contacts.service';
 import { OutboxService } from '../events/outbox.service';
 import { idempotently } from '../idempotency/idempotent-call';
-import { Database } from '../infra/database/database';
+import { Database } from '../infra/database/database.service';
 import { isUniqueViolation } from '../infra/database/postgres-errors';
 import type { ProjectRef } from '../projects/project-ref';
 import { CreateSignupDto } from './dto/create-signup.dto';
@@ -24,8 +24,8 @@ import { normalizeReferralCode, referralLink } from './referral';
 import { resendWaitMs } from './resend-interval';
 import { signupCreatedData } from './signup-event';
 import { compactSource, placeSignup, signupDraft } from './signup-row';
-import { TurnstileVerifier } from './turnstile.verifier';
-import { WaitlistMailer } from './waitlist-mailer';
+import { TurnstileVerifier } from './turnstile.client';
+import { WaitlistMailer } from './waitlist-mailer.service';
 import {
   UQ_SIGNUP_EMAIL,
   UQ_SIGNUP_REFERRAL_CODE,
@@ -36,7 +36,7 @@ import {
   deleteSignupsOfPerson,
 } from './waitlist.queries';
 import type { AttributionSignupRow } from './dto/attribution-signup';
-import { ErasureRegistry } from '../infra/erasure/erasure-registry';
+import { ErasureRegistry } from '../infra/erasure/erasure-registry.service';
 
 /*
  * Waitlist: signups, referrals, double opt-in, invites, stats, CSV import and export.

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MoreThan, Not } from 'typeorm';
-import { Database } from '../infra/database/database';
+import { Database } from '../infra/database/database.service';
 import type { ProjectRef } from '../projects/project-ref';
 import { LeaderboardItemDto, toLeaderboardItemDto } from './dto/leaderboard-item.dto';
 import { WaitlistStatsDto, toWaitlistStatsDto } from './dto/waitlist-stats.dto';

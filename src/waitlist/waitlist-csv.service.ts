@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { ContactsService } from '../contacts/contacts.service';
-import { Database } from '../infra/database/database';
+import { Database } from '../infra/database/database.service';
 import { isUniqueViolation } from '../infra/database/postgres-errors';
 import type { ProjectRef } from '../projects/project-ref';
 import { CsvProblem, parseCsv, toCsv } from './csv';

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import type { StatementRunner } from '../infra/database/database';
-import { type ErasedRecords, erasedRowsOf } from '../infra/erasure/erasure-registry';
+import type { StatementRunner } from '../infra/database/database.service';
+import { type ErasedRecords, erasedRowsOf } from '../infra/erasure/erasure-registry.service';
 import type { PersonToErase } from '../infra/erasure/person-match';
 import type { AttributionSignupRow } from './dto/attribution-signup';
 import type { EmailTokenRow } from './email-tokens';

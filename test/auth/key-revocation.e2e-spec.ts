@@ -1,4 +1,4 @@
-import { LISTENER_APPLICATION_NAME } from '../../src/infra/database/change-notifications';
+import { LISTENER_APPLICATION_NAME } from '../../src/infra/database/change-notifications.service';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
 import { KNOWN_VALUE_TTL_MS } from '../../src/common/cache/lookup-cache';

@@ -1,5 +1,5 @@
 import { addEntryCounts, claimEngagementBatch, moveCountDeltas } from '../../src/changelog/engagement/engagement.queries';
-import { EngagementRedisBuffer } from '../../src/changelog/engagement/engagement-redis-buffer';
+import { EngagementRedisBuffer } from '../../src/changelog/engagement/engagement-redis-buffer.service';
 import { newId } from '../../src/common/ids/ids';
 import { seedEntry } from '../support/changelog-seed';
 import { entryCounts, flushEngagement } from '../support/engagement';

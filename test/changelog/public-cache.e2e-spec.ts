@@ -3,7 +3,7 @@ import { AdjustableClock } from '../../src/common/clock/clock';
 import { ApiClient } from '../support/api-client';
 import { DashboardOwner, provisionOwner } from '../support/dashboard-owner';
 import { TestIdentityProvider } from '../support/identity-provider';
-import { ChangeNotifications } from '../../src/infra/database/change-notifications';
+import { ChangeNotifications } from '../../src/infra/database/change-notifications.service';
 import { startPeerApp, statementsDuring, untilListening } from '../support/peer-app';
 import { TestApp } from '../support/test-app';
 

@@ -1,15 +1,15 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
 import { createHttpApp } from '../../src/bootstrap';
-import { CHANGELOG_PUBLICATIONS, EntryPublishing } from '../../src/changelog/entries/entry-publishing';
+import { CHANGELOG_PUBLICATIONS, EntryPublishing } from '../../src/changelog/entries/entry-publishing.service';
 import { ChangelogEntryEntity } from '../../src/changelog/entities/changelog-entry.entity';
 import { ChangelogPublicationEntity } from '../../src/changelog/entities/changelog-publication.entity';
 import { AdjustableClock } from '../../src/common/clock/clock';
 import { loadConfig, withDatabaseUrl } from '../../src/config/app-config';
 import { EventEntity } from '../../src/events/entities/event.entity';
-import { Database } from '../../src/infra/database/database';
-import { DueRows } from '../../src/infra/queue/due-rows';
-import { Sweeper } from '../../src/infra/queue/sweeper';
+import { Database } from '../../src/infra/database/database.service';
+import { DueRows } from '../../src/infra/queue/due-rows.service';
+import { Sweeper } from '../../src/infra/queue/sweeper.service';
 import { ApiClient } from '../support/api-client';
 import { TestApp } from '../support/test-app';
 

@@ -1,7 +1,7 @@
 import { Parser } from 'htmlparser2';
 import { ChangelogEntryEntity } from '../../src/changelog/entities/changelog-entry.entity';
 import { ChangelogMailingEntity } from '../../src/changelog/entities/changelog-mailing.entity';
-import { SubscriberMailings } from '../../src/changelog/subscribers/subscriber-mailings';
+import { SubscriberMailings } from '../../src/changelog/subscribers/subscriber-mailings.service';
 import { newId } from '../../src/common/ids/ids';
 import { pendingColumns } from '../../src/infra/queue/due-rows.queries';
 import type { PlanName } from '../../src/projects/plans';

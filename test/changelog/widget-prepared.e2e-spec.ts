@@ -1,4 +1,4 @@
-import { Database } from '../../src/infra/database/database';
+import { Database } from '../../src/infra/database/database.service';
 import { seedEntry } from '../support/changelog-seed';
 import { TestApp } from '../support/test-app';
 

@@ -13,7 +13,7 @@ const stripe = new Stripe('sk_test_unused');
 
 // Process 1 has read (and cached) what changes before each change is made, and is asked once,
 // right after the change's answer: a change's answer comes only once every listening process has
-// applied it (infra/database/change-notifications.ts), so no read may meet an old copy.
+// applied it (infra/database/change-notifications.service.ts), so no read may meet an old copy.
 describe.each([
   ['PostgreSQL + Redis', true],
   ['PostgreSQL alone', false],

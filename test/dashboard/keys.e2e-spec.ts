@@ -1,4 +1,4 @@
-import { KeyUsageRecorder } from '../../src/auth/key-usage';
+import { KeyUsageRecorder } from '../../src/auth/key-usage.service';
 import { planLimit } from '../../src/projects/plans';
 import { TestIdentityProvider } from '../support/identity-provider';
 import { TestApp } from '../support/test-app';

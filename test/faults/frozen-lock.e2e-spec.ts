@@ -5,7 +5,7 @@ import { ProvisioningService } from '../../src/auth/provisioning.service';
 import { createHttpApp } from '../../src/bootstrap';
 import { AdjustableClock } from '../../src/common/clock/clock';
 import { loadConfig } from '../../src/config/app-config';
-import { IDEMPOTENCY_LOCK_SPACE } from '../../src/idempotency/idempotency.store';
+import { IDEMPOTENCY_LOCK_SPACE } from '../../src/idempotency/idempotency-store.service';
 import { ApiClient } from '../support/api-client';
 import { TcpProxy, startTcpProxy } from '../support/tcp-proxy';
 import { TestDatabase, createTestDatabase } from '../support/test-database';

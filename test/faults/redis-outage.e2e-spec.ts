@@ -1,6 +1,6 @@
-import { EngagementFlusher } from '../../src/changelog/engagement/engagement-flusher';
-import { EngagementRedisBuffer } from '../../src/changelog/engagement/engagement-redis-buffer';
-import { RateLimiter } from '../../src/infra/rate-limit/rate-limiter';
+import { EngagementFlusher } from '../../src/changelog/engagement/engagement-flusher.service';
+import { EngagementRedisBuffer } from '../../src/changelog/engagement/engagement-redis-buffer.service';
+import { RateLimiter } from '../../src/infra/rate-limit/rate-limiter.service';
 import { DataSource } from 'typeorm';
 import { FaultApp, eventually, startFaultApp } from './fault-app';
 

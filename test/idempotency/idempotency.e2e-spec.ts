@@ -1,6 +1,6 @@
 import { ContactEntity } from '../../src/contacts/entities/contact.entity';
 import { IdempotencyRecordEntity } from '../../src/idempotency/entities/idempotency-record.entity';
-import { IdempotencyStore } from '../../src/idempotency/idempotency.store';
+import { IdempotencyStore } from '../../src/idempotency/idempotency-store.service';
 import { PURGE_LOCK_NAME } from '../../src/idempotency/idempotency.queries';
 import { WaitlistSignupEntity } from '../../src/waitlist/entities/waitlist-signup.entity';
 import { ProbeController, ProbeModule } from '../support/probe.module';

@@ -2,8 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { loadConfig, withDatabaseUrl } from '../../src/config/app-config';
-import { CACHE_INVALIDATION_CHANNEL, ChangeNotifications, LISTENER_APPLICATION_NAME } from '../../src/infra/database/change-notifications';
-import { Database } from '../../src/infra/database/database';
+import {
+  CACHE_INVALIDATION_CHANNEL,
+  ChangeNotifications,
+  LISTENER_APPLICATION_NAME,
+} from '../../src/infra/database/change-notifications.service';
+import { Database } from '../../src/infra/database/database.service';
 
 /**
  * The process's one change listener, on the machine's PostgreSQL: each cache hears the kinds it

@@ -3,10 +3,10 @@ import type { Queue } from 'bullmq';
 import { newId } from '../../src/common/ids/ids';
 import { MailMessageEntity } from '../../src/infra/mail/entities/mail-message.entity';
 import { MAIL_OUTBOX, MailService } from '../../src/infra/mail/mail.service';
-import { DueRows } from '../../src/infra/queue/due-rows';
+import { DueRows } from '../../src/infra/queue/due-rows.service';
 import { ABANDONED_ERROR, pendingColumns } from '../../src/infra/queue/due-rows.queries';
 import { QUEUE_NAMES } from '../../src/infra/queue/job-catalog';
-import { JOB_PROCESSORS } from '../../src/infra/queue/job-processor';
+import { JOB_PROCESSORS } from '../../src/infra/queue/job.processor';
 import { TestSmtpServer, startSmtpServer } from '../support/smtp-server';
 import { TestApp } from '../support/test-app';
 

@@ -7,7 +7,7 @@ import { runCommand } from '../../src/cli/cli-commands';
 import { AdjustableClock } from '../../src/common/clock/clock';
 import { SecretBox } from '../../src/common/crypto/secret-box';
 import { loadConfig, withDatabaseUrl } from '../../src/config/app-config';
-import { Database } from '../../src/infra/database/database';
+import { Database } from '../../src/infra/database/database.service';
 import { RevenueConnectionEntity } from '../../src/revenue/entities/revenue-connection.entity';
 import { signaturePart } from '../../src/webhooks/delivery/signature';
 import { ApiClient } from '../support/api-client';

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { Database } from '../../src/infra/database/database';
+import { Database } from '../../src/infra/database/database.service';
 import { MailMessageEntity } from '../../src/infra/mail/entities/mail-message.entity';
 import { MailService } from '../../src/infra/mail/mail.service';
 import { QueueService } from '../../src/infra/queue/queue.service';

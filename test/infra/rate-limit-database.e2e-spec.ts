@@ -1,8 +1,8 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AdjustableClock } from '../../src/common/clock/clock';
-import { Database } from '../../src/infra/database/database';
+import { Database } from '../../src/infra/database/database.service';
 import { deleteEndedCounters } from '../../src/infra/rate-limit/rate-limit-counters.queries';
-import { RateLimiter } from '../../src/infra/rate-limit/rate-limiter';
+import { RateLimiter } from '../../src/infra/rate-limit/rate-limiter.service';
 import { ApiClient } from '../support/api-client';
 import { startPeerApp } from '../support/peer-app';
 import { TestApp } from '../support/test-app';

@@ -3,7 +3,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { declaredPathParams } from '../../src/common/http/path-param';
+import { declaredPathParams } from '../../src/common/http/path-param.pipe';
 import { ProjectsService } from '../../src/projects/projects.service';
 import { provisionOwner, type DashboardOwner } from '../support/dashboard-owner';
 import { TestIdentityProvider } from '../support/identity-provider';

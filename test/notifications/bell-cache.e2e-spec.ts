@@ -4,7 +4,7 @@ import { BellStateCache } from '../../src/notifications/bell/bell-state.cache';
 import { NotificationRetention } from '../../src/notifications/retention/notification-retention.service';
 import { ApiClient } from '../support/api-client';
 import { userHashOf } from '../support/notification-seed';
-import { ChangeNotifications } from '../../src/infra/database/change-notifications';
+import { ChangeNotifications } from '../../src/infra/database/change-notifications.service';
 import { startPeerApp, statementsDuring, untilListening } from '../support/peer-app';
 import { SeededProject, TestApp } from '../support/test-app';
 

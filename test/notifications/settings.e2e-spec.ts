@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { EndUserVerifier } from '../../src/auth/end-user-verifier';
+import { EndUserVerifier } from '../../src/auth/end-user-verifier.service';
 import { SigningSecretsService } from '../../src/notifications/identity/signing-secrets.service';
 import { ProbeModule } from '../support/probe.module';
 import { TestApp } from '../support/test-app';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { OPENAPI_PATH } from '../../src/openapi/openapi-file';
 import { ProjectsService } from '../../src/projects/projects.service';
-import { WebhookHostResolver } from '../../src/webhooks/url-policy/host-resolver';
+import { WebhookHostResolver } from '../../src/webhooks/url-policy/host-resolver.service';
 import { type DashboardOwner, provisionOwner } from '../support/dashboard-owner';
 import { TestIdentityProvider } from '../support/identity-provider';
 import { TestApp } from '../support/test-app';

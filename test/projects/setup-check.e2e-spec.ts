@@ -1,4 +1,4 @@
-import { PlanUsage } from '../../src/projects/plan-usage';
+import { PlanUsage } from '../../src/projects/plan-usage.service';
 import { ProjectsService } from '../../src/projects/projects.service';
 import { ProbeModule } from '../support/probe.module';
 import { TestApp } from '../support/test-app';

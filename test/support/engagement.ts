@@ -1,4 +1,4 @@
-import { EngagementFlusher } from '../../src/changelog/engagement/engagement-flusher';
+import { EngagementFlusher } from '../../src/changelog/engagement/engagement-flusher.service';
 import type { TestApp } from './test-app';
 
 export interface EntryCounts {

@@ -4,8 +4,8 @@ import type { EntityManager } from 'typeorm';
 import { createHttpApp } from '../../src/bootstrap';
 import type { AdjustableClock } from '../../src/common/clock/clock';
 import { loadConfig, withDatabaseUrl } from '../../src/config/app-config';
-import { ChangeNotifications } from '../../src/infra/database/change-notifications';
-import { Database } from '../../src/infra/database/database';
+import { ChangeNotifications } from '../../src/infra/database/change-notifications.service';
+import { Database } from '../../src/infra/database/database.service';
 import type { TestApp } from './test-app';
 
 /**

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ContactEntity } from '../../src/contacts/entities/contact.entity';
 import { EventEntity } from '../../src/events/entities/event.entity';
 import { MailMessageEntity } from '../../src/infra/mail/entities/mail-message.entity';
-import { TurnstileVerifier } from '../../src/waitlist/turnstile.verifier';
+import { TurnstileVerifier } from '../../src/waitlist/turnstile.client';
 import { SeededProject, TestApp } from '../support/test-app';
 import { signupRows } from './waitlist-test-helpers';
 

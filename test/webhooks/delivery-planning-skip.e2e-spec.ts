@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { AdjustableClock } from '../../src/common/clock/clock';
 import { OutboxService } from '../../src/events/outbox.service';
-import { ChangeNotifications } from '../../src/infra/database/change-notifications';
+import { ChangeNotifications } from '../../src/infra/database/change-notifications.service';
 import { ProjectsService } from '../../src/projects/projects.service';
 import { ApiClient } from '../support/api-client';
 import { startPeerApp, untilListening } from '../support/peer-app';
@@ -12,7 +12,7 @@ import { Receiver, deliveriesOf, sleep } from './delivery-support';
 
 /**
  * A request whose project copy (the API key cache's) says the project has no enabled webhook
- * endpoint records its event without the planning statement (webhooks/delivery/delivery-planner.ts).
+ * endpoint records its event without the planning statement (webhooks/delivery/delivery-planner.service.ts).
  * Two API processes on one database: A (the test app, with the workers) and B (a second app on A's
  * database, whose copy is warm). The rule checked: an endpoint gets every event of a request sent
  * after its creation (or re-enabling) was answered, whichever process records it. Needs a

@@ -1,6 +1,6 @@
-import { DueRows } from '../../src/infra/queue/due-rows';
+import { DueRows } from '../../src/infra/queue/due-rows.service';
 import { WebhookDeliveryEntity } from '../../src/webhooks/entities/webhook-delivery.entity';
-import { WebhookSender } from '../../src/webhooks/delivery/webhook-sender';
+import { WebhookSender } from '../../src/webhooks/delivery/webhook-sender.service';
 import { TestApp } from '../support/test-app';
 import { Receiver, deliveriesOf, endpointRow, eventually, insertEndpoint } from './delivery-support';
 

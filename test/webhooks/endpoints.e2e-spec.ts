@@ -2,7 +2,7 @@ import { SecretBox } from '../../src/common/crypto/secret-box';
 import { EVENT_TYPES } from '../../src/events/event-catalog';
 import { WebhookEndpointEntity } from '../../src/webhooks/entities/webhook-endpoint.entity';
 import { openEndpoint, WebhookSecretBox } from '../../src/webhooks/endpoints/endpoint-secrets';
-import { WebhookHostResolver } from '../../src/webhooks/url-policy/host-resolver';
+import { WebhookHostResolver } from '../../src/webhooks/url-policy/host-resolver.service';
 import { SeededProject, TestApp } from '../support/test-app';
 
 const ENDPOINT_ID = /^we_[0-9A-HJKMNP-TV-Z]{26}$/;

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebhookEndpointEntity } from '../../src/webhooks/entities/webhook-endpoint.entity';
-import { WebhookHostResolver, dnsUnavailable } from '../../src/webhooks/url-policy/host-resolver';
+import { WebhookHostResolver, dnsUnavailable } from '../../src/webhooks/url-policy/host-resolver.service';
 import { SeededProject, TestApp } from '../support/test-app';
 
 // The stubbed DNS: what each name resolves to (a missing name does not resolve).

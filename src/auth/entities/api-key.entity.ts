@@ -41,7 +41,7 @@ export class ApiKeyEntity {
   @Column({ type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
 
-  /** Written at most once a minute per key, after the response (auth/key-usage.ts). */
+  /** Written at most once a minute per key, after the response (auth/key-usage.service.ts). */
   @Column({ type: 'timestamptz', nullable: true })
   lastUsedAt: Date | null;
 }

@@ -1,7 +1,7 @@
 import { fakeExchange, policyContext, policyOf, projectRef } from '../../../test/support/policy-context';
 import { ApiError } from '../../common/errors/api-error';
 import type { AppConfig } from '../../config/app-config';
-import type { RateLimitResult, RateLimitRule, RateLimiter } from '../../infra/rate-limit/rate-limiter';
+import type { RateLimitResult, RateLimitRule, RateLimiter } from '../../infra/rate-limit/rate-limiter.service';
 import { BrowserLimitStep } from './browser-limit.step';
 
 const project = projectRef();

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { clientAddressKey, clientIp } from '../../common/http/client-address';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { RateLimitRule, RateLimiter } from '../../infra/rate-limit/rate-limiter';
+import { RateLimitRule, RateLimiter } from '../../infra/rate-limit/rate-limiter.service';
 import { PLATFORM_LIMITS } from '../../projects/plans';
 import type { PolicyContext, PolicyStep } from './policy-step';
 

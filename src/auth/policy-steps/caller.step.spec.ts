@@ -4,9 +4,9 @@ import { requestProjectOf } from '../../common/http/request-context';
 import type { ProjectsService } from '../../projects/projects.service';
 import type { AccountsService } from '../../accounts/accounts.service';
 import type { ApiKeysService, AuthenticatedKey } from '../api-keys.service';
-import type { DashboardJwt } from '../dashboard-jwt';
-import type { KeyGuessLimiter } from '../key-guess-limiter';
-import type { KeyUsageRecorder } from '../key-usage';
+import type { DashboardJwt } from '../dashboard-jwt.strategy';
+import type { KeyGuessLimiter } from '../key-guess-limiter.service';
+import type { KeyUsageRecorder } from '../key-usage.service';
 import { CallerStep } from './caller.step';
 
 const SECRET = `svc_live_${'a'.repeat(24)}`;

@@ -10,9 +10,9 @@ import { AccountsService } from '../../accounts/accounts.service';
 import { classifyBearer } from '../api-key-format';
 import { ApiKeysService, AuthenticatedKey } from '../api-keys.service';
 import { ANONYMOUS, Caller, projectOfCaller } from '../caller';
-import { DashboardJwt } from '../dashboard-jwt';
-import { KeyGuessLimiter } from '../key-guess-limiter';
-import { KeyUsageRecorder } from '../key-usage';
+import { DashboardJwt } from '../dashboard-jwt.strategy';
+import { KeyGuessLimiter } from '../key-guess-limiter.service';
+import { KeyUsageRecorder } from '../key-usage.service';
 import type { PolicyContext, PolicyStep } from './policy-step';
 
 export const PROJECT_HEADER = 'x-service-project';

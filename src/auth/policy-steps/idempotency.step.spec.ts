@@ -1,5 +1,5 @@
 import { fakeExchange, policyContext, policyOf, projectRef } from '../../../test/support/policy-context';
-import type { IdempotencyClaims } from '../../idempotency/idempotency-claims';
+import type { IdempotencyClaims } from '../../idempotency/idempotency-claims.service';
 import { Idempotent } from '../../idempotency/idempotent.decorator';
 import type { Caller } from '../caller';
 import { IdempotencyStep } from './idempotency.step';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IdempotencyClaims, isIdempotent } from '../../idempotency/idempotency-claims';
+import { IdempotencyClaims, isIdempotent } from '../../idempotency/idempotency-claims.service';
 import { idempotencyScopeOf } from '../caller';
 import type { PolicyContext, PolicyStep } from './policy-step';
 
@@ -8,7 +8,7 @@ import type { PolicyContext, PolicyStep } from './policy-step';
  * caller (its API key or dashboard account) and only a request that passed every check may be
  * answered with a recorded answer. A committed answer for the key is replayed from here, before
  * validation or the handler run; otherwise the request carries its claim to the service's
- * transaction (idempotency/idempotency-claims.ts).
+ * transaction (idempotency/idempotency-claims.service.ts).
  */
 @Injectable()
 export class IdempotencyStep implements PolicyStep {

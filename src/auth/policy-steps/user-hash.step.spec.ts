@@ -2,7 +2,7 @@ import { fakeExchange, policyContext, policyOf, projectRef } from '../../../test
 import type { Clock } from '../../common/clock/clock';
 import type { UserHashRule } from '../../common/http/route-policy';
 import type { Caller } from '../caller';
-import { EndUserVerifier, type SigningSecretSet } from '../end-user-verifier';
+import { EndUserVerifier, type SigningSecretSet } from '../end-user-verifier.service';
 import { userHashOf } from '../user-hash';
 import { UserHashStep } from './user-hash.step';
 

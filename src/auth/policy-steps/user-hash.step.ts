@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { ApiError } from '../../common/errors/api-error';
 import { USER_HASH_HEADER } from '../../common/http/route-policy';
-import { EndUserVerifier } from '../end-user-verifier';
+import { EndUserVerifier } from '../end-user-verifier.service';
 import { matchesUserHash } from '../user-hash';
 import type { PolicyContext, PolicyStep } from './policy-step';
 

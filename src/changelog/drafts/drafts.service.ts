@@ -3,7 +3,7 @@ import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { findUnsafeMarkdownLinks } from '../../common/markdown/markdown-links';
 import { codePointLength } from '../../common/validation/char-length';
-import { Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database.service';
 import type { ProjectRef } from '../../projects/project-ref';
 import { sortCommits } from './commit-sorter';
 import { commitsProblem, DRAFT_LIMITS } from './draft-input';

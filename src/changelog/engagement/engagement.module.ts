@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { EngagementCaps } from './engagement-caps';
-import { EngagementFlusher } from './engagement-flusher';
-import { EngagementRecorder } from './engagement-recorder';
-import { EngagementRedisBuffer } from './engagement-redis-buffer';
+import { EngagementCaps } from './engagement-caps.service';
+import { EngagementFlusher } from './engagement-flusher.service';
+import { EngagementRecorder } from './engagement-recorder.service';
+import { EngagementRedisBuffer } from './engagement-redis-buffer.service';
 import { RateLimitModule } from '../../infra/rate-limit/rate-limit.module';
 
 /**

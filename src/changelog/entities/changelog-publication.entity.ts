@@ -11,7 +11,7 @@ import { ChangelogEntryEntity } from './changelog-entry.entity';
 export type PublicationStatus = 'pending' | 'published' | 'skipped' | 'failed';
 
 /**
- * A scheduled publication as a due row (infra/queue/due-rows.ts): due at the entry's
+ * A scheduled publication as a due row (infra/queue/due-rows.service.ts): due at the entry's
  * `scheduled_at`. Rescheduling writes a new row; the old one finds the entry's time changed and
  * ends as `skipped`. Publishing locks the entry row, so it happens at most once.
  */

@@ -3,7 +3,7 @@ import { ApiExtraModels, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/sw
 import type { Caller } from '../../auth/caller';
 import { CurrentCaller, CurrentProject } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
-import { PathId } from '../../common/http/path-param';
+import { PathId } from '../../common/http/path-param.pipe';
 import { Paged, WithMeta } from '../../common/http/reply';
 import { Auth } from '../../common/http/route-policy';
 import { Idempotent } from '../../idempotency/idempotent.decorator';

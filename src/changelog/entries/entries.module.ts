@@ -6,7 +6,7 @@ import { ChangelogSubscribersModule } from '../subscribers/subscribers.module';
 import { EntriesController } from './entries.controller';
 import { EntriesService } from './entries.service';
 import { EntryLifecycleService } from './entry-lifecycle.service';
-import { EntryPublishing } from './entry-publishing';
+import { EntryPublishing } from './entry-publishing.service';
 import { PublishedChangelogEntries } from './published-entries.service';
 import { ProjectsModule } from '../../projects/projects.module';
 import { EventsModule } from '../../events/events.module';

@@ -7,7 +7,7 @@ import { listPage, newestFirst } from '../../common/http/list-page';
 import { Paged, WithMeta } from '../../common/http/reply';
 import { isId, newId } from '../../common/ids/ids';
 import { idempotently } from '../../idempotency/idempotent-call';
-import { Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database.service';
 import { ChangelogBroadcasts } from '../../notifications/changelog-broadcasts.service';
 import type { ProjectRef } from '../../projects/project-ref';
 import { assertPlanAllows } from '../../projects/requires-feature';
@@ -27,7 +27,7 @@ import { checkEntryValues } from './entry-checks';
 import { type EntryField, type EntryValues, NEW_ENTRY_DEFAULTS, WIRE_NAMES, invalid } from './entry-fields';
 import { sentValues } from './entry-parsing';
 import { holdsPlanSlot, statusOnCreate } from './entry-status';
-import { EntryPublishing } from './entry-publishing';
+import { EntryPublishing } from './entry-publishing.service';
 import { assignValues, entryColumns, valuesOfEntry } from './entry-values';
 import { PublicChangelogCache } from '../public/public-changelog.cache';
 

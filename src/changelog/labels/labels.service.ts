@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { isId, newId } from '../../common/ids/ids';
-import { Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database.service';
 import { isUniqueViolation } from '../../infra/database/postgres-errors';
 import { planLimit } from '../../projects/plans';
 import type { ProjectRef } from '../../projects/project-ref';

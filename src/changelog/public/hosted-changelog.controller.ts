@@ -2,7 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/http/api-docs';
 import { CustomDomainHost } from '../../common/http/custom-domain-host';
-import { PathId, PathParam } from '../../common/http/path-param';
+import { PathId, PathParam } from '../../common/http/path-param.pipe';
 import type { RawReply } from '../../common/http/reply';
 import { ApiSlugRedirect } from '../../common/http/permanent-redirect';
 import { Auth } from '../../common/http/route-policy';
@@ -38,7 +38,7 @@ export class HostedChangelogController {
   @ApiResponse({ status: 200, description: 'The page.', headers: PAGE_HEADERS, content: HTML })
   @ApiResponse(NOT_MODIFIED)
   @ApiResponse({ status: 404, description: 'No project has this slug.', content: HTML })
-  // A NUL byte or a lone surrogate in `label` or `q` (validation-pipe.ts): refused before the page.
+  // A NUL byte or a lone surrogate in `label` or `q` (validation.pipe.ts): refused before the page.
   @ApiErrors('VALIDATION_ERROR')
   showChangelogPage(
     @PathParam('project_slug', PROJECT_SLUG_PARAM, { notFoundPage: changelogNotFoundPage })

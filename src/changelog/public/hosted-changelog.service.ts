@@ -3,7 +3,7 @@ import { Clock } from '../../common/clock/clock';
 import type { RawReply } from '../../common/http/reply';
 import { codePointLength } from '../../common/validation/char-length';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database.service';
 import { SLUG_PATTERN, isValidSlug } from '../../projects/slugs';
 import { ProjectSlugsService } from '../../projects/slug-history/project-slugs.service';
 import { isId } from '../../common/ids/ids';

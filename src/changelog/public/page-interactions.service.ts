@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { isId } from '../../common/ids/ids';
-import { Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database.service';
 import { isValidSlug } from '../../projects/slugs';
 import { ProjectSlugsService } from '../../projects/slug-history/project-slugs.service';
 import type { PageInteractionResultDto, RecordSeenDto } from './dto/page-interaction.dto';
-import { EngagementCaps } from '../engagement/engagement-caps';
-import { EngagementRecorder } from '../engagement/engagement-recorder';
+import { EngagementCaps } from '../engagement/engagement-caps.service';
+import { EngagementRecorder } from '../engagement/engagement-recorder.service';
 import { publicEntryIdsOf } from './public-changelog.queries';
 
 const NOT_FOUND_SLUG = () =>

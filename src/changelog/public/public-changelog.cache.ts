@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { LookupCache } from '../../common/cache/lookup-cache';
 import { Clock } from '../../common/clock/clock';
 import type { RawReply } from '../../common/http/reply';
-import { ChangeNotifications } from '../../infra/database/change-notifications';
+import { ChangeNotifications } from '../../infra/database/change-notifications.service';
 import { PROJECT_CHANGE } from '../../projects/projects.service';
 
 /** A change to what a project's public changelog shows: its entries, their labels. */

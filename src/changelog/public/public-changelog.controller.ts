@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
 import { CustomDomainHost } from '../../common/http/custom-domain-host';
-import { PathId, PathParam } from '../../common/http/path-param';
+import { PathId, PathParam } from '../../common/http/path-param.pipe';
 import type { RawReply } from '../../common/http/reply';
 import { ApiSlugRedirect } from '../../common/http/permanent-redirect';
 import { Auth } from '../../common/http/route-policy';

@@ -3,7 +3,7 @@ import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
 import type { RawReply } from '../../common/http/reply';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database.service';
 import { isValidSlug } from '../../projects/slugs';
 import { ProjectSlugsService } from '../../projects/slug-history/project-slugs.service';
 import { cacheableReply } from './cacheable-reply';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database.service';
 import type { ProjectRef } from '../../projects/project-ref';
 import { ProjectSettingsService } from '../../projects/project-settings.service';
 import { ChangelogSettingsDto, UpdateChangelogSettingsDto } from './dto/changelog-settings.dto';

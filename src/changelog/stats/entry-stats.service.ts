@@ -3,7 +3,7 @@ import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { WithMeta } from '../../common/http/reply';
 import { isId } from '../../common/ids/ids';
-import { Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database.service';
 import { planAllows } from '../../projects/plans';
 import type { ProjectRef } from '../../projects/project-ref';
 import type { AfterReadingDto, AfterReadingGroupDto } from './dto/after-reading.dto';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock';
 import type { RawReply } from '../../common/http/reply';
 import { OutboxService } from '../../events/outbox.service';
-import { Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database.service';
 import { ProjectsService } from '../../projects/projects.service';
 import { ChangelogLabelEntity } from '../entities/changelog-label.entity';
 import { ChangelogSubscriberEntity } from '../entities/changelog-subscriber.entity';

@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Caller } from '../../auth/caller';
 import { CurrentCaller, CurrentProject } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
-import { PathId, PathParam } from '../../common/http/path-param';
+import { PathId, PathParam } from '../../common/http/path-param.pipe';
 import { Paged } from '../../common/http/reply';
 import { Auth } from '../../common/http/route-policy';
 import { Idempotent } from '../../idempotency/idempotent.decorator';

@@ -4,8 +4,8 @@ import { EmailTemplatesModule } from '../../email-templates/email-templates.modu
 import { DashboardSubscribersController } from './dashboard-subscribers.controller';
 import { SubscriberLinksController } from './subscriber-links.controller';
 import { SubscriberLinksService } from './subscriber-links.service';
-import { SubscriberMailer } from './subscriber-mailer';
-import { SubscriberMailings } from './subscriber-mailings';
+import { SubscriberMailer } from './subscriber-mailer.service';
+import { SubscriberMailings } from './subscriber-mailings.service';
 import { SubscribersController } from './subscribers.controller';
 import { SubscribersService } from './subscribers.service';
 import { ProjectsModule } from '../../projects/projects.module';

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { hashLinkToken } from '../../common/email-links/link-tokens';
-import { type ErasedRecords, erasedRowsOf } from '../../infra/erasure/erasure-registry';
+import { type ErasedRecords, erasedRowsOf } from '../../infra/erasure/erasure-registry.service';
 import type { PersonToErase } from '../../infra/erasure/person-match';
 import { ChangelogSubscriberTokenEntity, type SubscriberTokenPurpose } from '../entities/changelog-subscriber-token.entity';
 import { ChangelogSubscriberEntity } from '../entities/changelog-subscriber.entity';

@@ -8,9 +8,9 @@ import { Paged } from '../../common/http/reply';
 import { newId } from '../../common/ids/ids';
 import { OutboxService } from '../../events/outbox.service';
 import { idempotently } from '../../idempotency/idempotent-call';
-import { Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database.service';
 import { isUniqueViolation } from '../../infra/database/postgres-errors';
-import { PlanUsage } from '../../projects/plan-usage';
+import { PlanUsage } from '../../projects/plan-usage.service';
 import { planLimit } from '../../projects/plans';
 import type { ProjectRef } from '../../projects/project-ref';
 import { ChangelogSubscriberEntity } from '../entities/changelog-subscriber.entity';
@@ -20,7 +20,7 @@ import { ListSubscribersQueryDto } from './dto/list-subscribers-query.dto';
 import { SubscriberLabelsDto } from './dto/subscriber-labels.dto';
 import { SubscriberDto, toSubscriberDto } from './dto/subscriber.dto';
 import { subscriberCreatedData } from './subscriber-event';
-import { SubscriberMailer } from './subscriber-mailer';
+import { SubscriberMailer } from './subscriber-mailer.service';
 import {
   UQ_SUBSCRIBER_EMAIL,
   countSubscribers,
@@ -32,7 +32,7 @@ import {
   deleteSubscribersOfPerson,
   SUBSCRIBER_FOLLOWS_LABEL,
 } from './subscribers.queries';
-import { ErasureRegistry } from '../../infra/erasure/erasure-registry';
+import { ErasureRegistry } from '../../infra/erasure/erasure-registry.service';
 
 /*
  * Changelog subscribers (spec: Changelog subscriber, its states, the subscriber endpoints).

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { type ErasedRecords, erasedRowsOf } from '../../infra/erasure/erasure-registry';
+import { type ErasedRecords, erasedRowsOf } from '../../infra/erasure/erasure-registry.service';
 import type { PersonToErase } from '../../infra/erasure/person-match';
 import type { ReactionName } from '../shared/reaction-set';
 

@@ -4,9 +4,9 @@ import type { EndUser } from '../../auth/caller';
 import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { isId } from '../../common/ids/ids';
-import { Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database.service';
 import type { ProjectRef } from '../../projects/project-ref';
-import { EngagementCaps } from '../engagement/engagement-caps';
+import { EngagementCaps } from '../engagement/engagement-caps.service';
 import { ChangelogReactionSet } from '../settings/reaction-set.service';
 import { REACTION_NAMES, type ReactionName } from '../shared/reaction-set';
 import type { WidgetReactionsDto } from './dto/widget.dto';
@@ -24,7 +24,7 @@ import {
 import { readerOf } from './widget-reader';
 import { ENTRY_NOT_FOUND } from './widget.service';
 import { visibleEntryIds } from './widget.queries';
-import { ErasureRegistry } from '../../infra/erasure/erasure-registry';
+import { ErasureRegistry } from '../../infra/erasure/erasure-registry.service';
 
 /**
  * Reactions to entries (spec: Reaction set): one per person per entry, a new one replacing the old;

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { StatementRunner } from '../../infra/database/database';
+import type { StatementRunner } from '../../infra/database/database.service';
 import { projectSettingSubquery } from '../../projects/projects.queries';
 import type { AnnouncementStyle, EntryAudience, EntryCategory } from '../entities/changelog-entry.entity';
 import type { LabelColour } from '../entities/changelog-label.entity';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { patternKind } from '../http/path-param';
+import { patternKind } from '../http/path-param.pipe';
 
 /**
  * The tokens behind links in emails (confirm, unsubscribe, manage topics), shared by every module

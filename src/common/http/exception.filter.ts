@@ -25,7 +25,7 @@ export function writeError(exception: unknown, req: Request, res: Response): voi
     writeWireAnswer(res, exception.answer, exception.extraHeaders);
     return;
   }
-  // A page route's refusal is its page (a path parameter of the wrong shape: path-param.ts).
+  // A page route's refusal is its page (a path parameter of the wrong shape: path-param.pipe.ts).
   if (exception instanceof RawReply) {
     writeRawReply(res, exception);
     return;

@@ -40,7 +40,7 @@ function repairSegment(segment: string): string {
  * throws (`%FF`, `%zz`, an encoded lone surrogate), before any route's guard or pipe runs. Such a
  * path is read as browsers read it instead: every undecodable byte becomes U+FFFD. No id, slug or
  * token holds that character, so the route answers as for any other unknown value: credentials
- * first, then its own not-found (path-param.ts).
+ * first, then its own not-found (path-param.pipe.ts).
  */
 export function lenientPathDecoding(req: Request, _res: Response, next: NextFunction): void {
   const queryStart = req.url.indexOf('?');

@@ -52,7 +52,7 @@ export const SECURITY_SCHEMES = {
   dashboardJwt: 'dashboard_jwt',
 } as const;
 
-// RATE_LIMITED: too many unknown keys from one address (auth/key-guess-limiter.ts).
+// RATE_LIMITED: too many unknown keys from one address (auth/key-guess-limiter.service.ts).
 const KEY_ERRORS: ErrorCode[] = ['MISSING_AUTH', 'INVALID_API_KEY', 'REVOKED_API_KEY', 'WRONG_AUTH_TYPE', 'RATE_LIMITED', 'INTERNAL_ERROR'];
 // SERVICE_UNAVAILABLE: the identity provider's key set could not be fetched.
 const JWT_ERRORS: ErrorCode[] = ['MISSING_AUTH', 'WRONG_AUTH_TYPE', 'INVALID_CLERK_TOKEN', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR'];

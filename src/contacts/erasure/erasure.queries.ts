@@ -1,9 +1,9 @@
 import type { EntityManager } from 'typeorm';
-import { type ErasedRecords, erasedRowsOf } from '../../infra/erasure/erasure-registry';
+import { type ErasedRecords, erasedRowsOf } from '../../infra/erasure/erasure-registry.service';
 
 /**
  * The contacts module's own part of an erasure: the contact, locked first and deleted once every
- * module has erased the person's records from its own tables (infra/erasure/erasure-registry.ts;
+ * module has erased the person's records from its own tables (infra/erasure/erasure-registry.service.ts;
  * a new table that stores an email or a user id contributes there too, docs/contacts.md).
  */
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKeysService } from '../../auth/api-keys.service';
 import { idempotently } from '../../idempotency/idempotent-call';
-import { Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database.service';
 import type { ProjectRef } from '../../projects/project-ref';
 import { CreateKeyDto, CreatedKeyDto, KeyDto, toKeyDto } from './dto/key.dto';
 

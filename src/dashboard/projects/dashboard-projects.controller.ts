@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentAccountId } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
-import { PathId } from '../../common/http/path-param';
+import { PathId } from '../../common/http/path-param.pipe';
 import { Auth } from '../../common/http/route-policy';
 import { Idempotent } from '../../idempotency/idempotent.decorator';
 import { ProjectDto } from '../../projects/dto/project.dto';

@@ -6,7 +6,7 @@ import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { idempotently } from '../../idempotency/idempotent-call';
-import { Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database.service';
 import { ProjectDto } from '../../projects/dto/project.dto';
 import { ProjectEntity } from '../../projects/entities/project.entity';
 import { highestPlan, planLimit } from '../../projects/plans';

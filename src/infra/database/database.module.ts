@@ -2,8 +2,8 @@ import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } 
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { EntityList, PoolSettings, createDataSource, runMigrations } from './data-source';
-import { ChangeNotifications } from './change-notifications';
-import { Database, recordAppliedMigrations } from './database';
+import { ChangeNotifications } from './change-notifications.service';
+import { Database, recordAppliedMigrations } from './database.service';
 import type { PostgresDeadlines } from './postgres-deadlines';
 
 /**

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ENCRYPTION_KEY_CHECK_OPTIONS, EncryptionKeyCheck, type EncryptionKeyCheckOptions } from './encryption-key-check';
+import { ENCRYPTION_KEY_CHECK_OPTIONS, EncryptionKeyCheck, type EncryptionKeyCheckOptions } from './encryption-key-check.service';
 import { ResealService } from './reseal.service';
-import { SealedValues } from './sealed-values';
+import { SealedValues } from './sealed-values.service';
 
 /**
  * ENCRYPTION_KEY and the values sealed with it: the registry of sealed columns every owning module

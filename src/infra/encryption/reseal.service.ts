@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock';
 import { SecretBox } from '../../common/crypto/secret-box';
-import { Database } from '../database/database';
+import { Database } from '../database/database.service';
 import { lockFingerprint, replaceFingerprint } from './encryption-keys.queries';
 import { keyFingerprint } from './key-fingerprint';
-import { type Reseal, SealedValues } from './sealed-values';
+import { type Reseal, SealedValues } from './sealed-values.service';
 
 export interface ResealReport {
   /** Values re-sealed from the previous key to the current one, per table. */

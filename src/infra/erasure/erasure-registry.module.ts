@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ErasureRegistry } from './erasure-registry';
+import { ErasureRegistry } from './erasure-registry.service';
 
 /** The one erasure registry: a module that contributes to it imports this module (one instance for all). */
 @Module({

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { createTransport } from 'nodemailer';
 import type { AppConfig } from '../../config/app-config';
-import { PermanentFailure } from '../queue/due-rows';
+import { PermanentFailure } from '../queue/due-rows.service';
 import { linksInMail } from './mail-links';
 
 export interface OutgoingMail {

@@ -3,13 +3,13 @@ import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { APP_CONFIG } from '../../config/app-config';
-import { DueRows } from './due-rows';
+import { DueRows } from './due-rows.service';
 import { QUEUE_NAMES } from './job-catalog';
-import { jobProcessorProviders } from './job-processor';
-import { JobRegistry } from './job-registry';
+import { jobProcessorProviders } from './job.processor';
+import { JobRegistry } from './job-registry.service';
 import { queueOptionsFor } from './queue-backend';
 import { QueueService, jobQueuesProvider } from './queue.service';
-import { Sweeper } from './sweeper';
+import { Sweeper } from './sweeper.service';
 
 /**
  * Queues through @nestjs/bullmq. Registration of the workers is manual: QueueService starts them

@@ -3,7 +3,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { PostgresQueueBackend, Queue } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { JOBS, JobName, JobPayloads, QUEUE_NAMES } from './job-catalog';
-import { JOB_PROCESSORS } from './job-processor';
+import { JOB_PROCESSORS } from './job.processor';
 import type { QueueBackend } from './queue-backend';
 
 export interface EnqueueOptions {

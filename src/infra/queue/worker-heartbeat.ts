@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 // A type only: the health check (worker-health.ts) loads this file and must stay light.
-import type { Database } from '../database/database';
+import type { Database } from '../database/database.service';
 
 /**
  * The worker's own health check. A worker serves no HTTP, so a container probe cannot ask it; the

@@ -1,5 +1,5 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import type { StatementRunner } from '../database/database';
+import type { StatementRunner } from '../database/database.service';
 
 type StorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RateLimiter } from './rate-limiter';
+import { RateLimiter } from './rate-limiter.service';
 
 @Module({
   providers: [RateLimiter],

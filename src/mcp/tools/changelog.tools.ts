@@ -13,7 +13,7 @@ import { EntryStatsService } from '../../changelog/stats/entry-stats.service';
 import { LabelsService } from '../../changelog/labels/labels.service';
 import { EndpointsService } from '../../webhooks/endpoints/endpoints.service';
 import { PublishEntryToolDto } from '../dto/publish-entry-tool.dto';
-import { McpIdempotency } from '../mcp-idempotency';
+import { McpIdempotency } from '../mcp-idempotency.service';
 import { READ, type ToolDefinition, listOutput } from '../tool-kit';
 import { dtoJsonSchema } from '../tool-schemas';
 import type { ServiceResolver } from './service-resolver';

@@ -3,7 +3,7 @@ import { ListNotificationsQueryDto } from '../../notifications/sending/dto/list-
 import { AudiencePreviewDto, SentNotificationDto } from '../../notifications/sending/dto/sent-notification.dto';
 import { ManagementService } from '../../notifications/sending/management.service';
 import { SendService } from '../../notifications/sending/send.service';
-import { McpIdempotency } from '../mcp-idempotency';
+import { McpIdempotency } from '../mcp-idempotency.service';
 import { READ, type ToolDefinition, listOutput } from '../tool-kit';
 import { dtoJsonSchema } from '../tool-schemas';
 import type { ServiceResolver } from './service-resolver';

@@ -6,7 +6,7 @@ import { WaitlistStatsDto } from '../../waitlist/dto/waitlist-stats.dto';
 import { InvitesService } from '../../waitlist/invites.service';
 import { SignupsService } from '../../waitlist/signups.service';
 import { StatsService } from '../../waitlist/stats.service';
-import { McpIdempotency } from '../mcp-idempotency';
+import { McpIdempotency } from '../mcp-idempotency.service';
 import { READ, type ToolDefinition, listOutput } from '../tool-kit';
 import { dtoJsonSchema } from '../tool-schemas';
 import type { ServiceResolver } from './service-resolver';

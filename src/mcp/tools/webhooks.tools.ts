@@ -6,7 +6,7 @@ import { DeletedEndpointDto } from '../../webhooks/endpoints/dto/deleted-endpoin
 import { CreatedEndpointDto, EndpointDto, EventTypeDto } from '../../webhooks/endpoints/dto/endpoint.dto';
 import { UpdateEndpointDto } from '../../webhooks/endpoints/dto/update-endpoint.dto';
 import { EndpointsService } from '../../webhooks/endpoints/endpoints.service';
-import { McpIdempotency } from '../mcp-idempotency';
+import { McpIdempotency } from '../mcp-idempotency.service';
 import { READ, type ToolDefinition, listOutput } from '../tool-kit';
 import { dtoJsonSchema } from '../tool-schemas';
 import type { ServiceResolver } from './service-resolver';

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { LookupCache } from '../../common/cache/lookup-cache';
 import { Clock } from '../../common/clock/clock';
-import { BELL_CHANGES, ChangeNotifications, bellPersonId } from '../../infra/database/change-notifications';
-import { Database } from '../../infra/database/database';
+import { BELL_CHANGES, ChangeNotifications, bellPersonId } from '../../infra/database/change-notifications.service';
+import { Database } from '../../infra/database/database.service';
 import { type BellScope, readBellState } from './bell.queries';
 
 /** A person's bell as this process last read it. */

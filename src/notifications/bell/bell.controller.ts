@@ -4,7 +4,7 @@ import type { EndUser } from '../../auth/caller';
 import { CurrentEndUser, CurrentProject } from '../../auth/current.decorators';
 import { ApiEnvelope, ApiErrors } from '../../common/http/api-docs';
 import { IfNoneMatch } from '../../common/http/if-none-match.decorator';
-import { PathId } from '../../common/http/path-param';
+import { PathId } from '../../common/http/path-param.pipe';
 import type { Versioned, WithMeta } from '../../common/http/reply';
 import { Auth } from '../../common/http/route-policy';
 import type { ProjectRef } from '../../projects/project-ref';

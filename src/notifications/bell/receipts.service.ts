@@ -3,7 +3,7 @@ import type { EndUser } from '../../auth/caller';
 import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { WithMeta } from '../../common/http/reply';
-import { Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database.service';
 import type { ProjectRef } from '../../projects/project-ref';
 import { bellMeta } from './bell-meta';
 import { BellStateCache } from './bell-state.cache';

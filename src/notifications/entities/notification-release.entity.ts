@@ -5,7 +5,7 @@ import { NotificationEntity } from './notification.entity';
 /** pending: waiting for `send_at`; released: the notification became visible; skipped: it was deleted or already visible. */
 export type ReleaseStatus = 'pending' | 'released' | 'skipped' | 'failed';
 
-/** A scheduled notification's release as a due row (infra/queue/due-rows.ts), due at `send_at`. */
+/** A scheduled notification's release as a due row (infra/queue/due-rows.service.ts), due at `send_at`. */
 @Entity({ name: 'notification_releases' })
 @Index('ix_notification_releases_due', ['status', 'nextAttemptAt'])
 export class NotificationReleaseEntity extends DueRowColumns<ReleaseStatus> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { WithMeta } from '../../common/http/reply';
-import { Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database.service';
 import type { ProjectSettings } from '../../projects/entities/project.entity';
 import type { ProjectRef } from '../../projects/project-ref';
 import { ProjectSettingsService } from '../../projects/project-settings.service';

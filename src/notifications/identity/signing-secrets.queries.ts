@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { Reseal } from '../../infra/encryption/sealed-values';
+import type { Reseal } from '../../infra/encryption/sealed-values.service';
 
 /** The sealed secrets of one project as stored. */
 export interface SealedSecretsRow {

@@ -1,16 +1,16 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { LookupCache } from '../../common/cache/lookup-cache';
-import { EndUserVerifier, type SigningSecretSet } from '../../auth/end-user-verifier';
+import { EndUserVerifier, type SigningSecretSet } from '../../auth/end-user-verifier.service';
 import { Clock } from '../../common/clock/clock';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { ApiError } from '../../common/errors/api-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { ChangeNotifications } from '../../infra/database/change-notifications';
-import { Database } from '../../infra/database/database';
+import { ChangeNotifications } from '../../infra/database/change-notifications.service';
+import { Database } from '../../infra/database/database.service';
 import type { ProjectRef } from '../../projects/project-ref';
 import { RotatedSigningSecretDto, SigningSecretDto } from './dto/signing-secret.dto';
 import { generateSigningSecret, previousValidUntil } from './signing-secret-format';
-import { SealedValues } from '../../infra/encryption/sealed-values';
+import { SealedValues } from '../../infra/encryption/sealed-values.service';
 import { findSealedSecrets, insertFirstSecret, resealSecrets, rotateSecret, sampleSealedSecret } from './signing-secrets.queries';
 
 const NO_SECRETS: SigningSecretSet = { current: null, previous: null };

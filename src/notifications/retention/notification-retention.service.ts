@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { Clock } from '../../common/clock/clock';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database.service';
 import { ProjectsService } from '../../projects/projects.service';
 import { BellStateCache } from '../bell/bell-state.cache';
 import {
@@ -13,7 +13,7 @@ import {
   expiredNotifications,
   PERSON_ERASURE_STATEMENTS,
 } from './notification-retention.queries';
-import { ErasureRegistry } from '../../infra/erasure/erasure-registry';
+import { ErasureRegistry } from '../../infra/erasure/erasure-registry.service';
 
 /** Spec: Retention — notifications, per-person records and bell user ids go 90 days after showing. */
 export const NOTIFICATION_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;

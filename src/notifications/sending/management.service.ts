@@ -5,7 +5,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { listPage, newestFirst } from '../../common/http/list-page';
 import { Paged } from '../../common/http/reply';
 import { isId } from '../../common/ids/ids';
-import { Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database.service';
 import type { ProjectRef } from '../../projects/project-ref';
 import { BellStateCache } from '../bell/bell-state.cache';
 import { NotificationEntity } from '../entities/notification.entity';
@@ -18,7 +18,7 @@ import {
   toSentNotificationDto,
 } from './dto/sent-notification.dto';
 import { rateOf } from './notification-input';
-import { NotificationQuota } from './quota';
+import { NotificationQuota } from './notification-quota.service';
 import { bellUsersSeenSince, receiptCounts, readReceiptExists, SENT_TO_USER } from './sending.queries';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

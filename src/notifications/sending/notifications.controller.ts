@@ -10,7 +10,7 @@ import { AudienceInputDto, CreateNotificationDto } from './dto/create-notificati
 import { ListNotificationsQueryDto } from './dto/list-notifications-query.dto';
 import { AudiencePreviewDto, NotificationUsageDto, SentNotificationDto } from './dto/sent-notification.dto';
 import { ManagementService } from './management.service';
-import { NotificationQuota } from './quota';
+import { NotificationQuota } from './notification-quota.service';
 import { SendService } from './send.service';
 
 const USAGE_META = {

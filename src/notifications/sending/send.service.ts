@@ -6,16 +6,16 @@ import { ApiError } from '../../common/errors/api-error';
 import { WithMeta } from '../../common/http/reply';
 import { newId } from '../../common/ids/ids';
 import { idempotently } from '../../idempotency/idempotent-call';
-import { Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database.service';
 import { NotificationReactionSets } from '../reaction-sets.service';
 import type { ProjectRef } from '../../projects/project-ref';
 import { NotificationEntity } from '../entities/notification.entity';
-import { AudienceResolver, type ResolvedAudience } from './audience';
+import { AudienceResolver, type ResolvedAudience } from './audience-resolver.service';
 import type { AudienceInputDto, CreateNotificationDto } from './dto/create-notification.dto';
 import { type AudiencePreviewDto, type SentNotificationDto, toSentNotificationDto } from './dto/sent-notification.dto';
 import { GROUP_FIELDS, NOTIFICATION_LIMITS, type SendTarget, reactionsOf, targetOf, usageMonthOf, visibleAtOf } from './notification-input';
-import { NotificationQuota } from './quota';
-import { NotificationReleases } from './releases';
+import { NotificationQuota } from './notification-quota.service';
+import { NotificationReleases } from './notification-releases.service';
 import { BellStateCache } from '../bell/bell-state.cache';
 import { insertNotification, insertRecipients } from './sending.queries';
 
@@ -30,7 +30,7 @@ import { insertNotification, insertRecipients } from './sending.queries';
  *   `contact_ids`, `contacts`) are a third kind of target and may be combined with each other but
  *   not with `user_id` or `audience: "all"` (VALIDATION_ERROR naming the conflicting field).
  *   Group lists must hold at least one item; `contacts: {}` means every contact.
- * - A group goes to the distinct user ids it resolves to (see audience.ts); a group that resolves
+ * - A group goes to the distinct user ids it resolves to (see audience-resolver.service.ts); a group that resolves
  *   to one person is still a group send. Over 10,000 reachable people is TOO_MANY_RECIPIENTS;
  *   nobody reachable is NO_REACHABLE_RECIPIENTS; neither stores anything or uses quota.
  * - `category`: `^[a-z0-9][a-z0-9_-]{0,31}$`. `title` and `body` must not be blank; `body` is

@@ -4,7 +4,7 @@ import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { PermanentRedirect } from '../../common/http/permanent-redirect';
 import { newId } from '../../common/ids/ids';
-import { Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database.service';
 import { isUniqueViolation } from '../../infra/database/postgres-errors';
 import { ProjectEntity } from '../entities/project.entity';
 import { RESERVED_SLUGS, isValidSlug } from '../slugs';

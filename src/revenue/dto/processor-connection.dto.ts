@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { REQUIRED_READS } from '../processor-client';
+import { REQUIRED_READS } from '../processor.client';
 
 export const SYNC_STATES = ['queued', 'running', 'retrying', 'synced', 'failed'] as const;
 export type SyncState = (typeof SYNC_STATES)[number];

@@ -17,7 +17,7 @@ export interface RevenueSyncProgress {
 }
 
 /**
- * One sync run as a due row (infra/queue/due-rows.ts). Its cursor (`phase`, `startingAfter`) is
+ * One sync run as a due row (infra/queue/due-rows.service.ts). Its cursor (`phase`, `startingAfter`) is
  * written with each page, in the page's transaction, so a run that dies resumes after the last
  * stored page.
  */

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Ip, Post, Query } from '@nestjs/common
 import { ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/http/api-docs';
 import { CustomDomainHost } from '../../common/http/custom-domain-host';
-import { PathParam } from '../../common/http/path-param';
+import { PathParam } from '../../common/http/path-param.pipe';
 import { RawReply } from '../../common/http/reply';
 import { ApiSlugRedirect } from '../../common/http/permanent-redirect';
 import { Auth } from '../../common/http/route-policy';
@@ -27,7 +27,7 @@ export class HostedSignupController {
   @ApiProduces('text/html')
   @ApiResponse({ status: 200, description: 'The signup form.', content: HTML })
   @ApiResponse(NO_WAITLIST)
-  // A NUL byte or a lone surrogate in `ref` (validation-pipe.ts): refused before the page.
+  // A NUL byte or a lone surrogate in `ref` (validation.pipe.ts): refused before the page.
   @ApiErrors('VALIDATION_ERROR')
   showSignupForm(
     @PathParam('slug', PROJECT_SLUG_PARAM, { notFoundPage: unknownWaitlistPage }) slug: string,

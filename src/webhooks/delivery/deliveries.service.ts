@@ -5,8 +5,8 @@ import { isId, newId } from '../../common/ids/ids';
 import { Paged } from '../../common/http/reply';
 import { listPage, newestFirst } from '../../common/http/list-page';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { Database } from '../../infra/database/database';
-import { DueRows } from '../../infra/queue/due-rows';
+import { Database } from '../../infra/database/database.service';
+import { DueRows } from '../../infra/queue/due-rows.service';
 import { EventEntity } from '../../events/entities/event.entity';
 import type { ProjectRef } from '../../projects/project-ref';
 import { WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
@@ -15,7 +15,7 @@ import { DELIVERY_LOG_RETENTION_MS } from './delivery-retention.service';
 import { type RecoverDeliveriesDto, type ListDeliveriesQueryDto } from './dto/delivery-inputs.dto';
 import { type RecoverResultDto, type WebhookDeliveryDto, type WebhookTestResultDto, toDeliveryDto } from './dto/delivery.dto';
 import { attemptsOf, requeueDelivery, requeueFailedSince } from './deliveries.queries';
-import { WebhookSender } from './webhook-sender';
+import { WebhookSender } from './webhook-sender.service';
 import { TEST_EVENT_TYPE, envelopeOf, payloadFor } from './webhook-payload';
 
 /**

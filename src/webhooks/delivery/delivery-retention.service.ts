@@ -2,8 +2,8 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Cron } from '@nestjs/schedule';
 import { Clock } from '../../common/clock/clock';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { Database } from '../../infra/database/database';
-import { ErasureRegistry } from '../../infra/erasure/erasure-registry';
+import { Database } from '../../infra/database/database.service';
+import { ErasureRegistry } from '../../infra/erasure/erasure-registry.service';
 import { clearResponsesNamingPerson } from './deliveries.queries';
 import { deleteExpiredBatch, endpointIdsAfter } from './deliveries.queries';
 

@@ -1,11 +1,11 @@
 import { EntityManager } from 'typeorm';
-import type { Reseal } from '../../infra/encryption/sealed-values';
+import type { Reseal } from '../../infra/encryption/sealed-values.service';
 import { WebhookEndpointEntity } from '../entities/webhook-endpoint.entity';
 
 /**
  * SQL: whether the project whose id is the column `projectIdColumn` has an enabled endpoint, the
  * only kind deliveries are planned for. The API key lookup reads it into its cached project, so
- * that requests of projects without one skip the planning statement (delivery-planner.ts).
+ * that requests of projects without one skip the planning statement (delivery-planner.service.ts).
  */
 export const enabledEndpointExists = (projectIdColumn: string): string =>
   `EXISTS (SELECT 1 FROM webhook_endpoints we WHERE we.project_id = ${projectIdColumn} AND we.status = 'enabled')`;

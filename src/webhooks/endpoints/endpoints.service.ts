@@ -5,13 +5,13 @@ import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { isId, newId } from '../../common/ids/ids';
 import { idempotently } from '../../idempotency/idempotent-call';
-import { Database } from '../../infra/database/database';
+import { Database } from '../../infra/database/database.service';
 import { assertPlanAllows } from '../../projects/requires-feature';
 import { planLimit } from '../../projects/plans';
 import type { ProjectRef } from '../../projects/project-ref';
 import { ProjectsService } from '../../projects/projects.service';
 import { WebhookEndpointEntity } from '../entities/webhook-endpoint.entity';
-import { WebhookUrlPolicy } from '../url-policy/webhook-url-policy';
+import { WebhookUrlPolicy } from '../url-policy/webhook-url-policy.service';
 import { maskWebhookUrl } from '../url-policy/url-rules';
 import { CreateEndpointDto } from './dto/create-endpoint.dto';
 import {
@@ -27,7 +27,7 @@ import { UpdateEndpointDto } from './dto/update-endpoint.dto';
 import { parseEvents } from './endpoint-events';
 import { generateWebhookSecret, PREVIOUS_SECRET_GRACE_MS, WebhookSecretBox } from './endpoint-secrets';
 import { lockProject } from '../../projects/project-lock';
-import { SealedValues } from '../../infra/encryption/sealed-values';
+import { SealedValues } from '../../infra/encryption/sealed-values.service';
 import {
   countEndpoints,
   deleteEndpoint,

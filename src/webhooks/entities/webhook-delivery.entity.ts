@@ -7,7 +7,7 @@ import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 /**
- * One event to one endpoint, as a due row (infra/queue/due-rows.ts): written with the event in the
+ * One event to one endpoint, as a due row (infra/queue/due-rows.service.ts): written with the event in the
  * transaction of the change, retried on WEBHOOK_RETRY_DELAYS with the same event id. The last
  * attempt's outcome is kept on the row, and every attempt in webhook_delivery_attempts, for the
  * delivery log (30 days).
