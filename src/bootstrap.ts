@@ -16,12 +16,12 @@ import { EmbeddedDatabaseInUse, EmbeddedPostgres, embeddedLockHolder, startEmbed
 import { buildOpenApiDocument, serveOpenApi } from './openapi/openapi-document';
 import type { ProcessLifecycle } from './shutdown';
 
-export interface Prepared {
+interface Prepared {
   config: AppConfig;
   embedded: EmbeddedPostgres | null;
 }
 
-export interface PrepareOptions {
+interface PrepareOptions {
   /** Variables that win over the environment (the CLI's WORKERS=off, the worker's WORKERS=on). */
   overrides?: Partial<Record<string, string>>;
   /** The operator CLI: logs on stderr, and works through a running server's embedded database. */
@@ -146,7 +146,7 @@ export function failStart(lifecycle: ProcessLifecycle, error: unknown): Promise<
   return lifecycle.stop(1);
 }
 
-export interface HttpAppOptions extends AppModuleOptions {
+interface HttpAppOptions extends AppModuleOptions {
   /** Where log lines go instead of stdout (tests read them). */
   logDestination?: DestinationStream;
 }

@@ -35,7 +35,7 @@ async function eventLoopTurn(): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
 }
 
-export interface HttpDrain {
+interface HttpDrain {
   /**
    * Stops accepting connections and waits for every request in flight to be answered, at most
    * `graceMs`; then cuts what is left.
@@ -53,7 +53,7 @@ export interface HttpDrain {
  * left idle is closed after IDLE_QUIET_MS. Node's own `server.close()` would close idle connections
  * at once, resetting a request the client is sending on one right then.
  */
-export function trackRequests(server: Server): HttpDrain {
+function trackRequests(server: Server): HttpDrain {
   let draining = false;
   let drainStartedAt = 0;
   const sockets = new Set<Socket>();
@@ -120,7 +120,7 @@ function httpServerOf(app: INestApplication | INestApplicationContext): Server |
  * close the queues; close the rate limiter's Redis; then the rest of the application, the
  * database last (DatabaseModule's shutdown hook); then the embedded database server.
  */
-export async function shutDown(
+async function shutDown(
   app: INestApplication | INestApplicationContext,
   embedded: EmbeddedPostgres | null,
   graceMs: number,

@@ -9,7 +9,6 @@ export const KEY_PREFIXES: Record<ApiKeyType, Record<ApiKeyMode, string>> = {
   secret: { live: 'svc_live_', test: 'svc_test_' },
   publishable: { live: 'svc_pub_live_', test: 'svc_pub_test_' },
 };
-export const LEGACY_SECRET_PREFIX = 'sk_live_';
 
 const API_KEY_SHAPE = /^(svc_live_|svc_test_|svc_pub_live_|svc_pub_test_|sk_live_)[A-Za-z0-9]{16,64}$/;
 /** A live publishable key as this service issues it. */
@@ -31,7 +30,7 @@ export function keyPrefixOf(key: string): string {
   return match ? match[1] : '';
 }
 
-export type BearerKind = 'api_key' | 'jwt' | 'unknown';
+type BearerKind = 'api_key' | 'jwt' | 'unknown';
 
 /** Tells an API key from a JWT by shape, so mixing them up answers WRONG_AUTH_TYPE. */
 export function classifyBearer(token: string): BearerKind {

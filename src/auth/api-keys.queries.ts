@@ -68,7 +68,7 @@ export async function findKeyWithProject(
 /** The key a revocation is for: by its hash (the key's own revoke), or by id within a project and its test-mode twin. */
 export type RevokeTarget = { secretHash: string } | { id: string; ofProjectOrTwin: string };
 
-export interface RevokedKeyRow {
+interface RevokedKeyRow {
   id: string;
   type: ApiKeyType;
   mode: ApiKeyMode;

@@ -15,7 +15,7 @@ import { type KeyWithProject, type ProjectProbe, type RevokeTarget, findKeyWithP
 import { LEGACY_KEY_SHAPE, PUBLISHABLE_LIVE_KEY_SHAPE, generateApiKey, hashApiKey, keyPrefixOf } from './api-key-format';
 import { ApiKeyEntity, ApiKeyMode, ApiKeyType } from './entities/api-key.entity';
 
-export interface IssuedKey {
+interface IssuedKey {
   id: string;
   /** The full key. Shown once: only its hash is stored. */
   key: string;

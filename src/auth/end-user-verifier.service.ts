@@ -8,7 +8,7 @@ export interface SigningSecretSet {
 }
 
 /** Where the secrets come from: the notifications module, which owns them, registers its reader. */
-export type SigningSecretReader = (projectId: string) => Promise<SigningSecretSet>;
+type SigningSecretReader = (projectId: string) => Promise<SigningSecretSet>;
 
 const NO_SECRETS: SigningSecretSet = { current: null, previous: null };
 

@@ -4,7 +4,7 @@ import { Database } from '../infra/database/database.service';
 import { recordKeyUses } from './api-keys.queries';
 
 /** A key's last-used time moves at most this often (issue 14: at most once a minute per key). */
-export const KEY_USAGE_INTERVAL_MS = 60_000;
+const KEY_USAGE_INTERVAL_MS = 60_000;
 /** Uses are written in one batch this long after the first one waiting, off every request's path. */
 const FLUSH_DELAY_MS = 1_000;
 

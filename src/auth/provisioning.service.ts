@@ -14,7 +14,7 @@ import { AccountEntity } from '../accounts/entities/account.entity';
 import { ApiKeyMode } from './entities/api-key.entity';
 import { AccountDto, ProvisionDto, ProvisionResultDto } from './dto/provision.dto';
 
-export interface ProjectWithKeys {
+interface ProjectWithKeys {
   project: ProjectRef;
   secretKey: string;
   publishableKey: string;

@@ -4,13 +4,13 @@ import { ApiError } from '../common/errors/api-error';
 import type { Clock } from '../common/clock/clock';
 
 /** One fetch of the key set may take this long in all, connect to last byte; then the caller gets 503. */
-export const KEY_SET_FETCH_TIMEOUT_MS = 3_000;
+const KEY_SET_FETCH_TIMEOUT_MS = 3_000;
 /** Known keys are re-read this often; a failed re-read keeps the keys we have. */
-export const KEY_SET_MAX_AGE_MS = 10 * 60_000;
+const KEY_SET_MAX_AGE_MS = 10 * 60_000;
 /** An unknown `kid` re-reads the key set at most this often, so made-up kids cost no fetch each. */
-export const UNKNOWN_KID_REFETCH_MS = 30_000;
+const UNKNOWN_KID_REFETCH_MS = 30_000;
 /** After a failed fetch, callers that need the key server get 503 at once for this long. */
-export const FAILED_FETCH_BACKOFF_MS = 5_000;
+const FAILED_FETCH_BACKOFF_MS = 5_000;
 
 const unavailable = () =>
   new ApiError('SERVICE_UNAVAILABLE', "The identity provider's key set could not be fetched to check the sign-in token.", {
@@ -19,7 +19,7 @@ const unavailable = () =>
     headers: { 'Retry-After': String(FAILED_FETCH_BACKOFF_MS / 1000) },
   });
 
-export const unknownKeyRefusal = () =>
+const unknownKeyRefusal = () =>
   new ApiError('INVALID_CLERK_TOKEN', "The sign-in token was signed with a key the identity provider's key set does not have.", {
     param: 'Authorization',
   });

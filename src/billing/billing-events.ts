@@ -1,15 +1,11 @@
 import { PURCHASABLE_PLANS, type PlanName } from '../projects/plans';
 
 /** The provider events that move a plan; others are acknowledged and ignored. */
-export const HANDLED_EVENT_TYPES = [
-  'checkout.session.completed',
-  'customer.subscription.updated',
-  'customer.subscription.deleted',
-] as const;
-export type HandledEventType = (typeof HANDLED_EVENT_TYPES)[number];
+const HANDLED_EVENT_TYPES = ['checkout.session.completed', 'customer.subscription.updated', 'customer.subscription.deleted'] as const;
+type HandledEventType = (typeof HANDLED_EVENT_TYPES)[number];
 
 export type PurchasablePlan = (typeof PURCHASABLE_PLANS)[number];
-export type PriceIds = Readonly<Record<PurchasablePlan, string>>;
+type PriceIds = Readonly<Record<PurchasablePlan, string>>;
 
 /** The part of a provider event this service reads (the package's `Stripe.Event`, loosely typed). */
 export interface ProviderEvent {

@@ -5,7 +5,7 @@ import { ApiError } from '../common/errors/api-error';
 import { APP_CONFIG, type AppConfig, type BillingConfig } from '../config/app-config';
 import type { ProviderEvent, PurchasablePlan } from './billing-events';
 
-export interface CheckoutRequest {
+interface CheckoutRequest {
   projectId: string;
   plan: PurchasablePlan;
   /** The project's customer when it has one; otherwise the provider creates one. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { BROWSER_SCRIPTS, type BrowserBundle } from './served-script';
 
 /** Where `npm run build` writes the bundles: dist/browser/, beside the compiled server's folders. */
-export const BUILT_BUNDLES_DIR = join(__dirname, '..', 'browser');
+const BUILT_BUNDLES_DIR = join(__dirname, '..', 'browser');
 
 /**
  * True when the server runs from its TypeScript sources (the test suites, through ts-jest): there

@@ -11,12 +11,12 @@ import { MCP_COMMANDS } from '../mcp/mcp.cli';
 import { generateMigration } from './migration-generator';
 import { PROJECT_COMMANDS } from './project-commands';
 
-export interface CliOutput {
+interface CliOutput {
   stdout(text: string): void;
   stderr(text: string): void;
 }
 
-export const COMMANDS: Record<string, Command> = {
+const COMMANDS: Record<string, Command> = {
   ...PROJECT_COMMANDS,
   migrate: {
     usage: 'migrate [--json]',

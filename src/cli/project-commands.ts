@@ -18,7 +18,7 @@ function requirePlan(values: Values): PlanName {
 const DEFAULT_PLAN: PlanName = 'free';
 
 /** Every `--project` takes a project id or its slug (CONTRACT.md). */
-export async function requireProject(context: INestApplicationContext, values: Values): Promise<ProjectRef> {
+async function requireProject(context: INestApplicationContext, values: Values): Promise<ProjectRef> {
   const reference = requireString(values, 'project');
   const project = await context.get(ProjectsService).findByReference(reference);
   if (!project) throw new ApiError('NOT_FOUND', `No project with id or slug "${reference}".`, { param: 'project' });

@@ -11,7 +11,7 @@ export type { LogFormat, LogLevel };
 /** The npm scripts a person runs in a terminal: the development launchers. */
 const INTERACTIVE_SCRIPTS = new Set(['start', 'start:dev']);
 
-export interface ProcessKind {
+interface ProcessKind {
   /** The operator CLI: logs on stderr (its stdout is the command's output), readable in a terminal. */
   readonly cli?: boolean;
   /** True when this process's log (stdout; stderr for the CLI) is a terminal. */

@@ -27,7 +27,7 @@ import { ContactDto, toContactDto } from './dto/contact.dto';
 import { ListContactsQueryDto } from './dto/list-contacts-query.dto';
 import { ConsentRecord, ContactDetails, ContactEntity } from './entities/contact.entity';
 
-export interface ContactUpsert {
+interface ContactUpsert {
   email?: string | null;
   userId?: string | null;
   stage?: ContactStage;
@@ -37,13 +37,13 @@ export interface ContactUpsert {
 }
 
 /** Who a contact is, for resolving groups to user ids. */
-export interface ContactIdentity {
+interface ContactIdentity {
   id: string;
   email: string | null;
   user_id: string | null;
 }
 
-export interface ContactMatches {
+interface ContactMatches {
   withUserId: ContactIdentity[];
   withoutUserIdSample: ContactIdentity[];
   withUserIdCount: number;
@@ -51,7 +51,7 @@ export interface ContactMatches {
 }
 
 /** Several people known by email, for `upsertContactsByEmail`. */
-export type EmailContactUpsert = Omit<ContactUpsert, 'email' | 'userId'> & { email: string };
+type EmailContactUpsert = Omit<ContactUpsert, 'email' | 'userId'> & { email: string };
 
 /**
  * Contacts: the people every module meets. Modules call `upsertContact` (or `upsertContactsByEmail`

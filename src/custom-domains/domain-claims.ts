@@ -3,7 +3,7 @@
  * claim one name; the first to verify holds it), so the limit only bounds how long a forgotten
  * claim lingers in lists and plan counts, and how long a token stays good.
  */
-export const CLAIM_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const CLAIM_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** When a pending claim that began at `pendingSince` lapses. */
 export function claimExpiresAt(pendingSince: Date): Date {
@@ -23,7 +23,7 @@ export function hasLapsed(claim: { verifiedAt: Date | null; pendingSince: Date }
  * How long a verified hostname whose TXT record is gone keeps serving: the owner has this long to
  * put it back (a DNS provider move, a zone edit that dropped it) before the name is released.
  */
-export const FAILING_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
+const FAILING_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
 /** A healthy verified hostname is looked at again this long after its last check. */
 export const RECHECK_INTERVAL_MS = 24 * 60 * 60 * 1000;
 /** A failing one, or one whose lookup failed, sooner: a fix shows within the hour, the release is on time. */

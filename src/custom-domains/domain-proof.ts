@@ -2,7 +2,7 @@ import type { DnsResolver } from './dns-resolver';
 import { verificationRecordName, verificationRecordValue } from './hostnames';
 
 /** What a look at a hostname's TXT record found. */
-export type ProofCheck =
+type ProofCheck =
   | { outcome: 'found' }
   /** The lookup answered, without the record (or with other values): the proof is not there. */
   | { outcome: 'missing'; error: string }

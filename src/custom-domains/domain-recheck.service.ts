@@ -17,9 +17,9 @@ const BATCH = 50;
 const LEASE_MS = 10 * 60 * 1000;
 
 /** What came of one re-check. */
-export type RecheckOutcome = 'verified' | 'failing' | 'released' | 'lookup_failed';
+type RecheckOutcome = 'verified' | 'failing' | 'released' | 'lookup_failed';
 
-export type RecheckSummary = Record<RecheckOutcome, number>;
+type RecheckSummary = Record<RecheckOutcome, number>;
 
 type CheckedDomain = Pick<CustomDomainEntity, 'id' | 'projectId' | 'hostname' | 'verificationToken' | 'failingSince'>;
 

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 
-export const HOSTNAME_MAX_LENGTH = 253;
+const HOSTNAME_MAX_LENGTH = 253;
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** The TXT record name that proves control of a hostname. */

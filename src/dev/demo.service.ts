@@ -12,9 +12,9 @@ import { ProjectsService } from '../projects/projects.service';
 import { demoPublishableKey } from './demo-key';
 
 /** The project `npm start` seeds on an empty database (src/demo-seed.ts). */
-export const DEMO_SLUG = 'demo';
+const DEMO_SLUG = 'demo';
 /** The signed-in person the demo page plays. */
-export const DEMO_USER_ID = 'demo-user';
+const DEMO_USER_ID = 'demo-user';
 
 /** What GET /demo embeds: nothing secret beyond what a customer's page holds. */
 export interface DemoSetup {

@@ -4,7 +4,7 @@ import { MailMessageEntity } from '../infra/mail/entities/mail-message.entity';
 import { linksInMail } from '../infra/mail/mail-links';
 
 /** How many messages GET /dev/mail shows: enough for a session of trying things out. */
-export const DEV_MAIL_LIMIT = 50;
+const DEV_MAIL_LIMIT = 50;
 
 /** One email as GET /dev/mail shows it. */
 export interface DevMailDto {
@@ -20,7 +20,7 @@ export interface DevMailDto {
   links: string[];
 }
 
-export function toDevMailDto(row: MailMessageEntity): DevMailDto {
+function toDevMailDto(row: MailMessageEntity): DevMailDto {
   return {
     id: row.id,
     kind: row.kind,

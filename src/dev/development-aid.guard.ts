@@ -44,7 +44,7 @@ export function isLocalRequest(req: PeerRequest, ownHosts: readonly string[]): b
 
 /** Answers a request that is not local as if the route did not exist (404 NOT_FOUND, "No such endpoint."). */
 @Injectable()
-export class DevelopmentAidGuard implements CanActivate {
+class DevelopmentAidGuard implements CanActivate {
   private readonly ownHosts: string[];
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {

@@ -13,8 +13,8 @@ import type { EmailTemplateSpec, EmailTemplateText } from './email-template-cata
  * - subject: one line, values as they are (a header, not HTML).
  * Templates cannot use Mustache's unescaped forms, partials or delimiter changes (validation).
  */
-export const SUBJECT_MAX_LENGTH = 200;
-export const BODY_MAX_LENGTH = 20_000;
+const SUBJECT_MAX_LENGTH = 200;
+const BODY_MAX_LENGTH = 20_000;
 
 /** A value with a text form and a sanitized HTML form (the entry body). */
 export interface EmailHtmlValue {
@@ -30,7 +30,7 @@ export interface RenderedEmail {
   html: string;
 }
 
-export interface TemplateProblem {
+interface TemplateProblem {
   param: 'subject' | 'body';
   message: string;
 }

@@ -20,7 +20,7 @@ export interface RecordedEvent {
  * `project` is the caller's copy of the event's project when it passed one (a request's, from its
  * API key), else null: what that copy says is as of when it was read.
  */
-export type OutboxListener = (em: EntityManager, event: RecordedEvent, project: ProjectRef | null) => Promise<void>;
+type OutboxListener = (em: EntityManager, event: RecordedEvent, project: ProjectRef | null) => Promise<void>;
 
 /**
  * Writes events in the transaction of the change they describe (the outbox pattern). Modules that

@@ -27,7 +27,7 @@ import { ErasureRegistry } from '../infra/erasure/erasure-registry.service';
  * `changelog_entry_id`: any other id is dropped and the feedback kept). It runs on the caller's
  * `em`, inside the feedback transaction: a second connection would deadlock on the embedded database.
  */
-export type ChangelogEntryCheck = (em: EntityManager, projectId: string, entryId: string) => Promise<boolean>;
+type ChangelogEntryCheck = (em: EntityManager, projectId: string, entryId: string) => Promise<boolean>;
 
 /**
  * Feedback: how a product hears its users right after a launch (spec: Feedback input, Feedback

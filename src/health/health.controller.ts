@@ -9,7 +9,7 @@ import { HealthDto } from './dto/health.dto';
 import { pingDatabase } from './health.queries';
 
 // A load balancer's probe must get an answer quickly, whatever the database's own deadlines are.
-export const HEALTH_DEADLINE_MS = 1_500;
+const HEALTH_DEADLINE_MS = 1_500;
 
 @ApiTags('Project')
 @Controller('v1')

@@ -11,7 +11,7 @@ import { answerFromRecord, EtagFunction, IdempotentCall } from './idempotent-cal
 import { IDEMPOTENCY_HEADER, isValidIdempotencyKey, requestFingerprint } from './idempotency-key';
 import { IdempotencyStore } from './idempotency-store.service';
 
-export const IDEMPOTENT = 'launch:idempotent';
+const IDEMPOTENT = 'launch:idempotent';
 
 /** Marks a route as honouring Idempotency-Key (the @Idempotent() decorator sets it). */
 export const MarkIdempotent = (): MethodDecorator => SetMetadata(IDEMPOTENT, true);

@@ -13,7 +13,7 @@ export interface StoredAnswer {
   answer: WireAnswer;
 }
 
-export interface NewRecord extends StoredAnswer {
+interface NewRecord extends StoredAnswer {
   scope: string;
   key: string;
   /** The project the request acted on; null for account-wide requests. */

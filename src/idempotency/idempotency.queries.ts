@@ -50,7 +50,7 @@ export async function purgeExpiredAnswers(em: EntityManager, now: Date): Promise
   return deleted;
 }
 
-export interface StoredRecordRow {
+interface StoredRecordRow {
   request_hash: string;
   response_status: number;
   response_headers: Record<string, string>;

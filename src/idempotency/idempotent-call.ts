@@ -13,7 +13,7 @@ import { IdempotencyStore, StoredAnswer } from './idempotency-store.service';
 /** Express's `etag fn` setting: how it tags a body it sends. */
 export type EtagFunction = (body: Buffer, encoding?: BufferEncoding) => string | undefined;
 
-export interface IdempotentRequest {
+interface IdempotentRequest {
   scope: string;
   key: string;
   /** The project the request acts on (null for account-wide requests): erasure finds answers by it. */

@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/app-config';
 const REDIS_PROBE_INTERVAL_MS = 1_000;
 
 /** What a request-path user of Redis says when it falls back, and when it comes back. */
-export interface FallbackWording {
+interface FallbackWording {
   /** "rate limits count in memory until it does" */
   degraded: string;
   /** "rate limits are shared again" */

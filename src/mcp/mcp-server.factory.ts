@@ -35,7 +35,7 @@ export interface ToolScope {
 export const FULL_SCOPE: ToolScope = { readOnly: false, groups: null };
 
 /** Told of each tool call before it runs (the access log's `mcp_tool`). */
-export type ToolCallListener = (tool: string) => void;
+type ToolCallListener = (tool: string) => void;
 
 interface PreparedTool {
   tool: ToolDefinition;

@@ -73,7 +73,7 @@ export interface ToolDefinition {
 }
 
 /** The error shape of a failed call's `structuredContent`. */
-export const ERROR_OUTPUT: JsonSchema = {
+const ERROR_OUTPUT: JsonSchema = {
   type: 'object',
   properties: {
     error: {
@@ -91,7 +91,7 @@ export const ERROR_OUTPUT: JsonSchema = {
 };
 
 /** What a tool of item 7 answers without `confirm: true`. */
-export const PREVIEW_OUTPUT: JsonSchema = {
+const PREVIEW_OUTPUT: JsonSchema = {
   type: 'object',
   properties: {
     requires_confirmation: { const: true },

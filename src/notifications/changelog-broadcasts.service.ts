@@ -11,11 +11,11 @@ import { ProjectSettingsService } from '../projects/project-settings.service';
 import { insertChangelogBroadcast } from './sending/sending.queries';
 
 /** The excerpt of the entry's body shown in the bell: a few lines, not the post. */
-export const CHANGELOG_BELL_EXCERPT_LENGTH = 280;
-export const CHANGELOG_BELL_CATEGORY = 'changelog';
+const CHANGELOG_BELL_EXCERPT_LENGTH = 280;
+const CHANGELOG_BELL_CATEGORY = 'changelog';
 
 /** What the bell needs of a published changelog entry. */
-export interface PublishedEntryForBell {
+interface PublishedEntryForBell {
   projectId: string;
   entryId: string;
   title: string;

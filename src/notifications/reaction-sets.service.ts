@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 
 /** Reads a project's reaction set inside the caller's transaction. */
-export type ReactionSetReader = (em: EntityManager, projectId: string) => Promise<readonly string[]>;
+type ReactionSetReader = (em: EntityManager, projectId: string) => Promise<readonly string[]>;
 
 /**
  * The reactions a notification may offer (`reactions`): the project's changelog reaction set, a

@@ -12,7 +12,7 @@ import { TAGS } from './tags';
  */
 
 type Node = Record<string, unknown>;
-export interface Operation {
+interface Operation {
   operationId: string;
   summary?: string;
   description?: string;
@@ -23,7 +23,7 @@ export interface Operation {
   responses: Record<string, Response>;
   [extension: `x-${string}`]: unknown;
 }
-export interface Response {
+interface Response {
   description: string;
   headers?: Record<string, unknown>;
   content?: Record<string, { schema?: Node; example?: unknown; examples?: Record<string, unknown> }>;
@@ -183,7 +183,7 @@ export function requestDefaultsInWords(document: OpenAPIObject): void {
   for (const name of requestSchemaNames(document)) visit(schemas[name]);
 }
 
-export const HEADERS = {
+const HEADERS = {
   requestId: 'X-Request-Id',
   retryAfter: 'Retry-After',
   rateLimitLimit: 'X-RateLimit-Limit',

@@ -73,7 +73,7 @@ const EXAMPLES: Record<ErrorCode, { message: string; param?: string }> = {
   REQUEST_HEADERS_TOO_LARGE: { message: 'The request headers are larger than 16 KB.', param: 'Authorization' },
 };
 
-export const EXAMPLE_REQUEST_ID = 'req_01JD3Z4Q9X8V7T6S5R4Q3P2N1M';
+const EXAMPLE_REQUEST_ID = 'req_01JD3Z4Q9X8V7T6S5R4Q3P2N1M';
 
 /** The failure envelope the server writes for `code`, as an OpenAPI example object. */
 export function errorExample(code: ErrorCode): { summary: string; value: object } {

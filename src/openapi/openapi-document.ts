@@ -19,7 +19,7 @@ import {
 
 export const API_VERSION = '0.1.0';
 /** The document's title, and the title of the /docs page. */
-export const API_REFERENCE_TITLE = 'Launch Service API';
+const API_REFERENCE_TITLE = 'Launch Service API';
 
 const DESCRIPTION = [
   'One API for a product launch: changelog, waitlist, feedback, in-app notifications, webhooks and contacts.',
@@ -60,7 +60,7 @@ export function sortDocument(value: Json, key?: string): Json {
  */
 export const COMMITTED_SERVER_URL = 'http://localhost:3000';
 
-export interface BuildOptions {
+interface BuildOptions {
   /** Overrides the configured PUBLIC_BASE_URL (the committed document uses COMMITTED_SERVER_URL). */
   serverUrl?: string;
   /** Fail on a body property without an example (generation and its test; a starting server only documents). */
@@ -126,7 +126,7 @@ export function buildOpenApiDocument(app: INestApplication, options: BuildOption
  * calls the host the page was opened on, whatever name or proxy led there), then the configured
  * PUBLIC_BASE_URL when it is another.
  */
-export function serversFor(req: Request, configured: string | undefined): { url: string }[] {
+function serversFor(req: Request, configured: string | undefined): { url: string }[] {
   const urls = [requestOrigin(req), configured].filter((url): url is string => Boolean(url));
   return [...new Set(urls)].map((url) => ({ url }));
 }

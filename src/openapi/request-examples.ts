@@ -9,7 +9,7 @@
  * lie years ahead, so that an example that must name a future time stays valid.
  */
 
-export interface NamedRequestExample {
+interface NamedRequestExample {
   summary: string;
   value: Record<string, unknown>;
 }

@@ -7,7 +7,7 @@ type CountedLimit = {
   [K in keyof PlanLimits]: PlanLimits[K] extends number | null ? K : never;
 }[keyof PlanLimits];
 
-export type UsageCounter = (projectId: string) => Promise<number>;
+type UsageCounter = (projectId: string) => Promise<number>;
 
 /**
  * How much of each counted plan limit a project uses. The module that owns a resource registers

@@ -7,9 +7,6 @@ import { FEATURES, PLANS, planAllows, planLimit } from './plans';
 import { changelogPublicUrl, upgradeUrl } from './project-links';
 import type { ProjectRef } from './project-ref';
 
-// Defined beside the DTO, whose documented example it is.
-export { IDENTITY_VERIFICATION_WARNING };
-
 /** Warnings go in `meta`, so `data` keeps exactly the shape of the spec. */
 export function identityVerificationMeta(project: ProjectRef): Record<string, unknown> | null {
   if (project.settings.require_user_hash) return null;

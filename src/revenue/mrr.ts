@@ -59,7 +59,7 @@ export function monthlyFactor(interval: Interval, intervalCount: number): number
   return 365 / (12 * count);
 }
 
-export interface ItemLine {
+interface ItemLine {
   price_id: string;
   quantity: number;
   unit_amount: number | null;
@@ -70,7 +70,7 @@ export interface ItemLine {
   excluded: 'metered' | 'one_time' | 'tiered' | null;
 }
 
-export interface DiscountLine {
+interface DiscountLine {
   coupon_id: string;
   percent_off: number | null;
   amount_off: number | null;
@@ -79,7 +79,7 @@ export interface DiscountLine {
   monthly_amount_off: number;
 }
 
-export interface SubscriptionMrr {
+interface SubscriptionMrr {
   /** Integer, minor units. */
   mrr: number;
   /** Why the subscription adds nothing now; null when it counts. */
@@ -108,7 +108,7 @@ function isRecurring(discount: DiscountTerms, at: Date): boolean {
 }
 
 /** Whether the subscription pays at `at` under the method (not a trial, a counted status, not yet ended). */
-export function excludedReason(terms: SubscriptionTerms, at: Date): SubscriptionMrr['excludedReason'] {
+function excludedReason(terms: SubscriptionTerms, at: Date): SubscriptionMrr['excludedReason'] {
   if (terms.status === 'trialing') return 'trial';
   if (!COUNTED_STATUSES.has(terms.status)) return 'not_active';
   if (terms.start !== null && new Date(terms.start).getTime() > at.getTime()) return 'not_active';

@@ -6,7 +6,7 @@ import type { ProcessorCustomer, ProcessorEvent, ProcessorInvoice, ProcessorSubs
 
 /** The reads a sync needs, each one list at the processor; a key must be allowed all of them. */
 export const REQUIRED_READS = ['customers', 'subscriptions', 'invoices', 'prices', 'events'] as const;
-export type RequiredRead = (typeof REQUIRED_READS)[number];
+type RequiredRead = (typeof REQUIRED_READS)[number];
 
 /** The processor's own names for the permissions, as its dashboard shows them when making a restricted key. */
 const PERMISSION_LABELS: Record<RequiredRead, string> = {
@@ -17,15 +17,15 @@ const PERMISSION_LABELS: Record<RequiredRead, string> = {
   events: 'Events: Read',
 };
 
-export type ListedResource = 'customers' | 'subscriptions' | 'invoices' | 'events';
-export interface ListedObjects {
+type ListedResource = 'customers' | 'subscriptions' | 'invoices' | 'events';
+interface ListedObjects {
   customers: ProcessorCustomer;
   subscriptions: ProcessorSubscription;
   invoices: ProcessorInvoice;
   events: ProcessorEvent;
 }
 
-export interface Page<T> {
+interface Page<T> {
   data: T[];
   hasMore: boolean;
 }

@@ -19,11 +19,11 @@ import { findLastEndedSync, findPendingSync } from './revenue.queries';
 /** Incremental runs read the events list this often (the processor keeps events 30 days). */
 export const INCREMENTAL_INTERVAL_MS = 5 * 60_000;
 /** A full pass (reconcile) once a day catches anything the events missed. */
-export const RECONCILE_INTERVAL_MS = 24 * 60 * 60_000;
+const RECONCILE_INTERVAL_MS = 24 * 60 * 60_000;
 /** After a run gave up, the next one is queued this much later. */
 const AFTER_FAILURE_MS = 60 * 60_000;
 
-export const REVENUE_SYNCS = defineDueRows<RevenueSyncEntity>({
+const REVENUE_SYNCS = defineDueRows<RevenueSyncEntity>({
   name: 'revenue syncs',
   entity: RevenueSyncEntity,
   job: 'revenue.sync',

@@ -61,10 +61,6 @@ export function findPendingSync(em: EntityManager, connectionId: string): Promis
   return em.findOne(RevenueSyncEntity, { where: { connectionId, status: 'pending' }, order: { id: 'ASC' } });
 }
 
-export function findLatestSync(em: EntityManager, connectionId: string): Promise<RevenueSyncEntity | null> {
-  return em.findOne(RevenueSyncEntity, { where: { connectionId }, order: { id: 'DESC' } });
-}
-
 /** The last sync that ended, for its error (a failed run) or its time. */
 export function findLastEndedSync(em: EntityManager, connectionId: string): Promise<RevenueSyncEntity | null> {
   return em

@@ -14,7 +14,7 @@ export interface CsvProblem {
   reason: string;
 }
 
-export interface CsvParseResult {
+interface CsvParseResult {
   records: CsvRecord[];
   problems: CsvProblem[];
 }

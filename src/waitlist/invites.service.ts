@@ -22,7 +22,7 @@ const INVITE_WAVES_RULE = { bucket: 'waitlist-invites', limit: PLATFORM_LIMITS.w
 const INVITE_PREVIEW_SIZE = 20;
 
 /** What an invite wave would do (InvitesService.previewInvites). */
-export interface InvitePreview {
+interface InvitePreview {
   invite_count: number;
   /** At most the first 20 people, in line order. */
   first: { email: string; position: number }[];

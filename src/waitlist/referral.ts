@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { PLAN_NAMES, PURCHASABLE_PLANS, type PlanName } from '../projects/plans';
 
 /** Spec: a referral code is exactly 8 letters or digits. */
-export const REFERRAL_CODE_LENGTH = 8;
+const REFERRAL_CODE_LENGTH = 8;
 export const REFERRAL_CODE_PATTERN = /^[A-Za-z0-9]{8}$/;
 
 // Crockford base32 (no I, L, O, U): easy to read aloud and to type from a printed link.

@@ -7,7 +7,7 @@ import { generateReferralCode } from './referral';
 export type SignupDraft = Omit<WaitlistSignupEntity, 'position' | 'project' | 'referredBy'>;
 
 /** Who joined and how. Imported signups bring their own state; the others start waiting and unconfirmed. */
-export interface SignupInput {
+interface SignupInput {
   email: string;
   channel: SignupChannel;
   metadata: Record<string, string | number | boolean>;

@@ -94,7 +94,7 @@ import { ErasureRegistry } from '../infra/erasure/erasure-registry.service';
  * - CSV import/export (WaitlistCsvService, `waitlist:import` / `waitlist:export`): no events and no
  *   emails on import; export cells are guarded against formula injection and import removes the guard.
  */
-export interface SignupCaller {
+interface SignupCaller {
   kind: CallerKind;
   ip: string | null;
 }

@@ -7,8 +7,8 @@ import { WaitlistStatsDto, toWaitlistStatsDto } from './dto/waitlist-stats.dto';
 import { WaitlistSignupEntity } from './entities/waitlist-signup.entity';
 import { waitlistTotals } from './waitlist.queries';
 
-export const LEADERBOARD_SIZE = 50;
-export const TOP_REFERRERS_SIZE = 10;
+const LEADERBOARD_SIZE = 50;
+const TOP_REFERRERS_SIZE = 10;
 
 /**
  * The owner's figures of the waitlist. Stats count every signup whatever its status; the

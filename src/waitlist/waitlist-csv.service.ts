@@ -11,7 +11,7 @@ import { placeSignup, signupDraft } from './signup-row';
 import { CsvFormatError, EXPORT_COLUMNS, ImportRow, readHeader, toExportRow, toImportRow } from './waitlist-csv';
 import { UQ_SIGNUP_EMAIL, UQ_SIGNUP_REFERRAL_CODE, takePositions } from './waitlist.queries';
 
-export interface ImportReport {
+interface ImportReport {
   imported: number;
   skipped_duplicates: number;
   invalid: CsvProblem[];

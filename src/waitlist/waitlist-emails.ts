@@ -5,13 +5,12 @@ import { type RenderedEmail, renderEmailTemplate } from '../email-templates/emai
  * The values of the waitlist emails; the texts are templates (email-templates/), rendered by the
  * one email renderer, which escapes every value in the HTML.
  */
-export type { RenderedEmail };
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
 }
 
-export interface ConfirmationEmailInput {
+interface ConfirmationEmailInput {
   projectName: string;
   position: number;
   confirmUrl: string;
@@ -30,7 +29,7 @@ export function confirmationEmail(input: ConfirmationEmailInput, template?: Emai
   });
 }
 
-export interface InviteEmailInput {
+interface InviteEmailInput {
   projectName: string;
   unsubscribeUrl: string;
 }

@@ -12,7 +12,7 @@ import { referralLink } from './referral';
 import { confirmationEmail, inviteEmail } from './waitlist-emails';
 import { insertEmailTokens } from './waitlist.queries';
 
-export type MailProject = Pick<ProjectRef, 'id' | 'name' | 'slug'>;
+type MailProject = Pick<ProjectRef, 'id' | 'name' | 'slug'>;
 
 /**
  * Writes the waitlist's emails into the mail outbox, in the caller's transaction. Every email gets

@@ -15,7 +15,7 @@ import { KeyGuessLimiter } from '../key-guess-limiter.service';
 import { KeyUsageRecorder } from '../key-usage.service';
 import type { PolicyContext, PolicyStep } from './policy-step';
 
-export const PROJECT_HEADER = 'x-service-project';
+const PROJECT_HEADER = 'x-service-project';
 
 const JWT_MODES: ReadonlySet<AuthMode> = new Set(['dashboard', 'dashboard_account', 'signed_in']);
 

@@ -23,7 +23,7 @@ function stringField(source: unknown, name: string): string | null {
 }
 
 /** `user_id` from the query or the JSON body; `user_hash` from the header, the query or the body. */
-export function readEndUserClaim(req: Request): EndUserClaim {
+function readEndUserClaim(req: Request): EndUserClaim {
   const userId = stringField(req.query, 'user_id') ?? stringField(req.body, 'user_id');
   const header = req.headers[USER_HASH_HEADER.toLowerCase()];
   const hash = (typeof header === 'string' ? header : null) ?? stringField(req.query, 'user_hash') ?? stringField(req.body, 'user_hash');

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
 import { ProjectEntity } from '../../projects/entities/project.entity';
 
-export const UQ_BILLING_ACCOUNTS_CUSTOMER = 'uq_billing_accounts_customer_id';
+const UQ_BILLING_ACCOUNTS_CUSTOMER = 'uq_billing_accounts_customer_id';
 
 /**
  * A project's customer at the payment provider, created by the first completed checkout. Billing

@@ -16,7 +16,7 @@ export const DRAFT_LIMITS = {
   bodyMax: 50_000,
 } as const;
 
-export interface InputProblem {
+interface InputProblem {
   param: string;
   message: string;
 }

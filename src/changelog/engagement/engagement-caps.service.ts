@@ -4,7 +4,7 @@ import { RateLimiter, type RateLimitRule } from '../../infra/rate-limit/rate-lim
 import { PLATFORM_LIMITS } from '../../projects/plans';
 
 const CAPS = PLATFORM_LIMITS.engagementPerAddressPerEntryPerHour;
-export type CappedCount = keyof typeof CAPS;
+type CappedCount = keyof typeof CAPS;
 
 const HOUR_MS = 3_600_000;
 

@@ -8,7 +8,7 @@ import { addEntryCounts, addReaders, claimEngagementBatch, forgetEngagementBatch
 import { EngagementRedisBuffer } from './engagement-redis-buffer.service';
 
 // How often workers add the buffer to the daily counters: how late numbers may appear in stats.
-export const ENGAGEMENT_FLUSH_INTERVAL_MS = 1_000;
+const ENGAGEMENT_FLUSH_INTERVAL_MS = 1_000;
 // Buffer rows per statement when there is no Redis.
 const MOVE_BATCH = 5_000;
 // A batch id is remembered this long after its batch was added (see ChangelogEngagementBatchEntity).

@@ -3,10 +3,10 @@ import { Database } from '../../infra/database/database.service';
 import { type CountDelta, type ReadMark, addReaders, appendCountDeltas } from './engagement.queries';
 import { type EngagementBatch, EngagementRedisBuffer } from './engagement-redis-buffer.service';
 
-export type ViewSurface = 'widget' | 'page';
+type ViewSurface = 'widget' | 'page';
 
 /** What one request counts, by entry id. */
-export interface EngagementMarks {
+interface EngagementMarks {
   views?: { surface: ViewSurface; entryIds: readonly string[] };
   ctaClicks?: readonly string[];
   anonymousReaders?: readonly string[];

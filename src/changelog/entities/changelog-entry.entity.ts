@@ -15,7 +15,7 @@ export const ANNOUNCEMENT_STYLES = ['modal', 'banner', 'toast'] as const;
 export type AnnouncementStyle = (typeof ANNOUNCEMENT_STYLES)[number];
 
 /** The partial index behind every public surface (JSON, page, feeds, publishable list). */
-export const IX_ENTRIES_PUBLIC = 'ix_changelog_entries_public';
+const IX_ENTRIES_PUBLIC = 'ix_changelog_entries_public';
 
 /**
  * One changelog entry (spec: Changelog entry, states and transitions). Labels live in

@@ -4,7 +4,7 @@ import { DueRowColumns } from '../../infra/queue/due-row-columns';
 import { ChangelogEntryEntity } from './changelog-entry.entity';
 
 /** pending: emails still to write; sent: every matching subscriber has one in the mail outbox. */
-export type MailingStatus = 'pending' | 'sent' | 'failed';
+type MailingStatus = 'pending' | 'sent' | 'failed';
 
 /**
  * The subscriber emails of one published entry, as a due row: one per entry (unique), written in

@@ -8,7 +8,7 @@ import { ChangelogEntryEntity } from './changelog-entry.entity';
  * entry was no longer scheduled for this time (rescheduled, published by hand, archived, deleted);
  * failed: gave up after the last attempt.
  */
-export type PublicationStatus = 'pending' | 'published' | 'skipped' | 'failed';
+type PublicationStatus = 'pending' | 'published' | 'skipped' | 'failed';
 
 /**
  * A scheduled publication as a due row (infra/queue/due-rows.service.ts): due at the entry's

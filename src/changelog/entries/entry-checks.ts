@@ -25,7 +25,7 @@ export function checkEntryValues(values: EntryValues, changed: ReadonlySet<Entry
 }
 
 /** Spec: links in text must be http(s), mailto:, a path or an anchor; images https:// only. */
-export function checkMarkdown(body: string): void {
+function checkMarkdown(body: string): void {
   if (codePointLength(body) > ENTRY_LIMITS.bodyMax) {
     throw invalid('body_markdown', `body_markdown must be at most ${ENTRY_LIMITS.bodyMax} characters.`);
   }
@@ -48,7 +48,7 @@ function absoluteUrl(text: string): URL | null {
   }
 }
 
-export function checkCoverImageUrl(url: string): void {
+function checkCoverImageUrl(url: string): void {
   const parsed = absoluteUrl(url);
   if (unsafeUrlReason(url, 'image') !== null || parsed?.protocol !== 'https:' || !parsed.hostname) {
     throw invalid(

@@ -19,7 +19,7 @@ import { countMailingRecipients } from '../subscribers/subscribers.queries';
 import { PublicChangelogCache } from '../public/public-changelog.cache';
 
 /** What publishing an entry would reach (EntryLifecycleService.publicationReach). */
-export interface PublicationReach {
+interface PublicationReach {
   status: string;
   audience: string;
   public_url: string;

@@ -1,6 +1,6 @@
 /** Spec: Label slugs, 1 to 40 lowercase letters, digits and hyphens. */
 export const LABEL_SLUG_PATTERN = /^[a-z0-9-]{1,40}$/;
-export const LABEL_SLUG_MAX = 40;
+const LABEL_SLUG_MAX = 40;
 
 /**
  * The slug a label gets from its name when none is sent: lowercase, every run of other characters

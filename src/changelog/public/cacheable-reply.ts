@@ -7,7 +7,7 @@ import { RawReply } from '../../common/http/reply';
  * a minute bounds how long a newly published or expired entry takes to show everywhere, and the
  * ETag makes every revalidation after that a 304 without a body.
  */
-export const PUBLIC_CACHE_CONTROL = 'public, max-age=60';
+const PUBLIC_CACHE_CONTROL = 'public, max-age=60';
 
 /** A strong validator: the SHA-256 of the exact bytes sent, so equal bodies always share a tag. */
 export function strongEtag(body: string): string {

@@ -119,7 +119,7 @@ function filterHref(slug: string, q: string | null, label: string | null): strin
   return query ? `${slug}?${query}` : slug;
 }
 
-export interface ListPageInput {
+interface ListPageInput {
   projectName: string;
   slug: string;
   entries: PublicEntryRow[];

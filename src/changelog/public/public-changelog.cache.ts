@@ -7,7 +7,7 @@ import { ChangeNotifications } from '../../infra/database/change-notifications.s
 import { PROJECT_CHANGE } from '../../projects/projects.service';
 
 /** A change to what a project's public changelog shows: its entries, their labels. */
-export const PUBLIC_CHANGELOG_CHANGE = 'changelog-public';
+const PUBLIC_CHANGELOG_CHANGE = 'changelog-public';
 
 /** A public answer as rendered, with what it depends on. */
 export interface RenderedPublicAnswer {
@@ -25,7 +25,7 @@ interface CachedAnswer extends RenderedPublicAnswer {
  * A safety net only: every write announces its change and the copy ends at the next expiry. It
  * bounds what a forgotten announcement could leave stale, as the bell's copy does.
  */
-export const PUBLIC_ANSWER_MAX_AGE_MS = 5 * 60_000;
+const PUBLIC_ANSWER_MAX_AGE_MS = 5 * 60_000;
 /**
  * Answers kept per process. A page or feed of 50 entries is tens of KB, rarely 100; past this many
  * the cache starts again from empty (the busiest answers come back on their next request), which

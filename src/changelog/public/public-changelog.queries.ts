@@ -1,6 +1,5 @@
 import type { EntityManager } from 'typeorm';
 import { projectsAs } from '../../projects/projects.queries';
-import { IX_ENTRIES_PUBLIC } from '../entities/changelog-entry.entity';
 import type { EntryCategory } from '../entities/changelog-entry.entity';
 import type { LabelColour } from '../entities/changelog-label.entity';
 import { containsPattern, publicEntryCondition } from '../shared/public-set';
@@ -13,8 +12,6 @@ import { containsPattern, publicEntryCondition } from '../shared/public-set';
  * (project_id, pinned, published_at, id) are the order, and its predicate is the status/audience
  * filter; only `expires_at` and the optional filters are checked on the rows it yields.
  */
-export const PUBLIC_SET_INDEX = IX_ENTRIES_PUBLIC;
-
 export interface PublicLabel {
   slug: string;
   name: string;

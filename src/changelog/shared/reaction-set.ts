@@ -2,7 +2,7 @@
 export const REACTION_NAMES = ['like', 'celebrate', 'love', 'laugh', 'fire', 'eyes', 'confused', 'dislike'] as const;
 export type ReactionName = (typeof REACTION_NAMES)[number];
 
-export const DEFAULT_REACTION_SET: readonly ReactionName[] = ['like', 'celebrate', 'dislike'];
+const DEFAULT_REACTION_SET: readonly ReactionName[] = ['like', 'celebrate', 'dislike'];
 export const MAX_REACTION_SET = 5;
 
 /** The project's reaction set as stored in its settings, or the default when it never set one. */

@@ -49,7 +49,7 @@ export async function readLatestStats(em: EntityManager, projectId: string, limi
   return rows.map(toStatsRow);
 }
 
-export interface AfterReadingGroups {
+interface AfterReadingGroups {
   /** User ids of each group. */
   readers: string[];
   nonReaders: string[];

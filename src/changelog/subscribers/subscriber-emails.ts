@@ -8,7 +8,6 @@ import { type RenderedEmail, renderEmailSubject, renderEmailTemplate } from '../
  * rendered by the one email renderer: every `{{value}}` is escaped in the HTML except the entry
  * body, a SafeHtml made by the sanitizing markdown renderer.
  */
-export type { RenderedEmail };
 
 /**
  * Bodies were checked when written, and the HTML renderer sanitizes again; an email is read far
@@ -20,7 +19,7 @@ export type { RenderedEmail };
  */
 const REFUSED_SCHEMES = /\b(?:java|vb)script\s*:|\bdata\s*:\s*[a-z]+\/[a-z0-9.+-]+|\bfile\s*:\s*\//gi;
 
-export function withoutRefusedSchemes(text: string): string {
+function withoutRefusedSchemes(text: string): string {
   return text.replace(REFUSED_SCHEMES, 'blocked:');
 }
 
@@ -38,7 +37,7 @@ function emailHtmlBody(markdown: string): SafeHtml {
   return SafeHtml.fromSanitized(withoutRefusedSchemes(renderMarkdown(withoutRefusedSchemes(markdown)).html));
 }
 
-export interface ConfirmationEmailInput {
+interface ConfirmationEmailInput {
   projectName: string;
   confirmUrl: string;
   unsubscribeUrl: string;

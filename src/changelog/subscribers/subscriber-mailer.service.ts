@@ -8,11 +8,11 @@ import { confirmationEmail, emailBody, entryEmail } from './subscriber-emails';
 import { issueSubscriberLinks, subscriberConfirmUrl, subscriberPreferencesUrl, subscriberUnsubscribeUrl } from './subscriber-tokens';
 import { MailingRecipient, insertSubscriberTokens } from './subscribers.queries';
 
-export const CONFIRMATION_MAIL_KIND = 'changelog.subscriber_confirmation';
-export const ENTRY_MAIL_KIND = 'changelog.entry';
+const CONFIRMATION_MAIL_KIND = 'changelog.subscriber_confirmation';
+const ENTRY_MAIL_KIND = 'changelog.entry';
 
 /** What an entry email says about its entry (already checked: published, public). */
-export interface MailedEntry {
+interface MailedEntry {
   projectId: string;
   projectName: string;
   title: string;

@@ -18,7 +18,7 @@ import { SubscriberMailer } from './subscriber-mailer.service';
 import { nextMailingRecipients } from './subscribers.queries';
 
 /** The subscriber emails of published entries, as due rows (see ChangelogMailingEntity). */
-export const CHANGELOG_MAILINGS = defineDueRows<ChangelogMailingEntity>({
+const CHANGELOG_MAILINGS = defineDueRows<ChangelogMailingEntity>({
   name: 'changelog mailings',
   entity: ChangelogMailingEntity,
   job: 'changelog.mailing',
@@ -28,7 +28,7 @@ export const CHANGELOG_MAILINGS = defineDueRows<ChangelogMailingEntity>({
 });
 
 /** Emails written per transaction: one statement's worth of tokens, a few hundred outbox rows. */
-export const MAILING_BATCH_SIZE = 500;
+const MAILING_BATCH_SIZE = 500;
 
 /**
  * Emails a published entry to its subscribers: `queueForEntry` runs in the publishing transaction

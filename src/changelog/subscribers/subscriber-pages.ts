@@ -38,13 +38,13 @@ export function unsubscribedPage(projectName: string): RawReply {
   return htmlPage('Unsubscribed', '<p>You will get no more emails about the {{projectName}} changelog.</p>', { projectName });
 }
 
-export interface TopicChoice {
+interface TopicChoice {
   slug: string;
   name: string;
   followed: boolean;
 }
 
-export interface PreferencesView {
+interface PreferencesView {
   projectName: string;
   token: string;
   topics: TopicChoice[];

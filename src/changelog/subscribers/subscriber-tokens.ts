@@ -3,7 +3,7 @@ import type { SubscriberTokenPurpose } from '../entities/changelog-subscriber-to
 import type { SubscriberTokenRow } from './subscribers.queries';
 
 /** The links of one email to one subscriber, and the rows that make them work. */
-export interface SubscriberLinks {
+interface SubscriberLinks {
   /** Only in the confirmation email. */
   confirm: string | null;
   unsubscribe: string;

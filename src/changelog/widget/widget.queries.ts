@@ -35,7 +35,7 @@ export interface WidgetEntryRow {
   announcementUntil: Date | null;
 }
 
-export interface WidgetPageFilter {
+interface WidgetPageFilter {
   now: Date;
   label: string | null;
   q: string | null;
@@ -47,7 +47,7 @@ export interface WidgetPageFilter {
   unseenAfter: Date;
 }
 
-export interface WidgetPage {
+interface WidgetPage {
   /** Pinned entries, newest first; on the first page only. */
   pinned: WidgetEntryRow[];
   /** Unpinned entries, newest first, and one more when another page exists. */
@@ -64,7 +64,7 @@ const REACTION_SET = projectSettingSubquery('changelog_reaction_set', '$1');
 
 // The most pinned entries a widget lists; owners pin a handful.
 const MAX_PINNED = 50;
-export const MAX_UNSEEN = 100;
+const MAX_UNSEEN = 100;
 
 // Parameters shared by every statement here: $1 project, $2 now, $3 verified user id, $4 reactor.
 const VISIBLE = readerEntryCondition('$2', '$1', '$3');

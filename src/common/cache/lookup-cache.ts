@@ -23,7 +23,7 @@ interface Entry<T> {
   expiresAt: number;
 }
 
-export interface LookupCacheOptions<T> {
+interface LookupCacheOptions<T> {
   /** The owners a value belongs to (a key's project and, for a test key, its live project). */
   ownersOf?: (value: T) => readonly string[];
   /** When a known value stops being true by itself (a time it names), in ms; the default is KNOWN_VALUE_TTL_MS after it was stored. */

@@ -6,7 +6,7 @@ import { Auth } from '../http/route-policy';
 
 const HTML = { 'text/html': { schema: { type: 'string' } } };
 
-export interface EmailLinkPageDocs {
+interface EmailLinkPageDocs {
   summary: string;
   /** What the 200 page is. */
   page: string;

@@ -1,6 +1,6 @@
 import { ERRORS, ErrorCode } from './error-catalog';
 
-export interface ApiErrorOptions {
+interface ApiErrorOptions {
   /** The offending field: a body property (dotted for nested), a query parameter or a header name. */
   param?: string;
   /** Replaces the catalog's default remediation when the situation allows a more precise one. */

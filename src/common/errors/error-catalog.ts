@@ -4,7 +4,7 @@
  * status themselves. Codes below the spec's list are our own additions (the spec allows "codes
  * outside this list").
  */
-export interface ErrorSpec {
+interface ErrorSpec {
   readonly status: number;
   readonly remediation: string;
 }
@@ -127,7 +127,3 @@ export const ERRORS = {
 export type ErrorCode = keyof typeof ERRORS;
 
 export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
-
-export function errorStatus(code: ErrorCode): number {
-  return ERRORS[code].status;
-}

@@ -37,7 +37,7 @@ const LAYOUT = `<!doctype html>
 </main></body></html>
 `;
 
-export interface PageOptions {
+interface PageOptions {
   status?: number;
   /** Origins a third-party widget needs for its script and frame (the bot check). */
   widgetOrigins?: readonly string[];

@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ERRORS, ERROR_CODES, type ErrorCode } from '../errors/error-catalog';
 
-export class ErrorObjectDto {
+class ErrorObjectDto {
   @ApiProperty({ enum: ERROR_CODES, example: 'VALIDATION_ERROR' })
   code: ErrorCode;
 
@@ -24,7 +24,7 @@ const NULL_DATA = { type: 'object', nullable: true, enum: [null], description: '
 
 const NULL_ERROR = { type: 'object', nullable: true, enum: [null], description: 'Always null on success.' };
 
-export interface EnvelopeOptions {
+interface EnvelopeOptions {
   status?: number;
   isArray?: boolean;
   /** Cursor-paginated: `meta.next_cursor` and `meta.has_more` are always present. */

@@ -23,7 +23,7 @@ function chain(...handlers: RequestHandler[]): RequestHandler {
 }
 
 /** What the Express layer reads of the configuration (AppConfig has it; the kernel's common/ imports no config/). */
-export interface HttpSettings {
+interface HttpSettings {
   /** Express's `trust proxy`: off, a hop count, or addresses and range names. */
   readonly trustProxy: false | number | readonly string[];
   readonly trustProxyWarning: string | null;

@@ -33,7 +33,7 @@ function toPattern(path: string): RegExp {
 }
 
 /** Browser endpoints and dashboard (JWT) endpoints by their @Auth policy, read from the controllers' metadata. */
-export function corsRoutes(app: INestApplication): CorsRoutes {
+function corsRoutes(app: INestApplication): CorsRoutes {
   const discovery = app.get(DiscoveryService);
   const scanner = app.get(MetadataScanner);
   const routes: CorsRoutes = { open: [], dashboard: [], secret: [] };
@@ -61,9 +61,9 @@ export function corsRoutes(app: INestApplication): CorsRoutes {
   return routes;
 }
 
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Service-User-Hash'];
-export const CORS_EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining'];
-export const DASHBOARD_CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Service-Project'];
+const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Service-User-Hash'];
+const CORS_EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining'];
+const DASHBOARD_CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Service-Project'];
 
 const CORS_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 

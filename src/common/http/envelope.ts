@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { Paged, RawReply, WithMeta, WithStatus } from './reply';
 import { documentSecurityHeaders } from './security-headers';
 
-export interface SuccessEnvelope {
+interface SuccessEnvelope {
   data: unknown;
   error: null;
   meta?: Record<string, unknown>;

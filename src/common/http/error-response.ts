@@ -6,7 +6,7 @@ import type { WireAnswer } from './request-context';
 import { redactError } from '../logging/redact-error';
 import { OUTAGE_RETRY_AFTER_SECONDS, busyRetryAfter, isBackendOutage } from './backend-outage';
 
-export interface ErrorBody {
+interface ErrorBody {
   code: ErrorCode;
   message: string;
   remediation: string;
@@ -14,7 +14,7 @@ export interface ErrorBody {
   request_id: string;
 }
 
-export interface ErrorResponse {
+interface ErrorResponse {
   status: number;
   headers: Record<string, string>;
   body: { data: null; error: ErrorBody };
@@ -97,7 +97,7 @@ const UNREADABLE_MESSAGE = "A secret stored for this project cannot be decrypted
  * SERVICE_UNAVAILABLE with Retry-After; a stored secret that ENCRYPTION_KEY cannot open, 503
  * SEALED_VALUE_UNREADABLE; other unknown errors become INTERNAL_ERROR, logged once.
  */
-export function toApiError(error: unknown, requestId: string): ApiError {
+function toApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof HttpException) return fromHttpException(error);
   const parserError = error && typeof error === 'object' ? fromBodyParser(error as BodyParserError) : null;

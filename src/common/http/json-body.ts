@@ -9,7 +9,7 @@ const JSON_BODY_LIMIT = '1mb';
  * levels; the validator, the NUL check and the idempotency fingerprint all recurse, so a body nested
  * thousands deep would overflow the stack (a 500) if it got that far.
  */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;

@@ -5,7 +5,7 @@ import { DEFAULT_PAGE_SIZE, PageQueryDto } from './page-query.dto';
 import { Paged } from './reply';
 
 /** A list's order: its key (also what the cursor holds) and direction. */
-export interface ListOrder {
+interface ListOrder {
   key: CursorKey;
   direction: 'ASC' | 'DESC';
 }

@@ -11,7 +11,7 @@ import type { RawReply } from './reply';
  * on each parameter (`@PathId`, `@PathParam`), so one pipe refuses every other value before a
  * service, and so before any query, sees it: NUL bytes, controls, another prefix, SQL-ish text.
  */
-export interface PathParamKind {
+interface PathParamKind {
   /** Documented in OpenAPI: the pattern or the list of values, and an example. */
   readonly schema: { readonly pattern?: string; readonly enum?: readonly string[]; readonly example: string };
   /** Said when a value is not of this kind. */
@@ -23,7 +23,7 @@ export interface PathParamKind {
   matches(value: string): boolean;
 }
 
-export interface PathParamOptions {
+interface PathParamOptions {
   /** The route's own not-found code (CONTACT_NOT_FOUND, PROJECT_NOT_FOUND); NOT_FOUND by default. */
   notFound?: ErrorCode;
   /** A route that answers pages: the not-found page it shows, instead of the JSON envelope. */

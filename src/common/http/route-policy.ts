@@ -35,7 +35,7 @@ export interface RoutePolicy {
   readonly endUser: { readonly userHash: UserHashRule; readonly optional: boolean } | null;
 }
 
-export interface AuthOptions {
+interface AuthOptions {
   browser?: boolean;
   userHash?: UserHashRule;
   endUser?: 'required' | 'optional';

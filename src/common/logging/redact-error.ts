@@ -5,7 +5,7 @@
  * quote the value too ('invalid input syntax for type uuid: "…"'). Logs keep the SQL text, the
  * SQLSTATE code and the constraint, which is what an operator needs, and never the values.
  */
-export interface RedactedError {
+interface RedactedError {
   type: string;
   message: string;
   stack?: string;

@@ -16,7 +16,7 @@ type Token = MarkdownIt.Token;
  * Schemes are read the way a browser reads them: entities decoded, ASCII whitespace and control
  * characters dropped, case ignored, so `JaVa&#115;cript:` or `java\tscript:` is caught too.
  */
-export interface MarkdownLinkProblem {
+interface MarkdownLinkProblem {
   kind: 'link' | 'image';
   url: string;
   reason: string;

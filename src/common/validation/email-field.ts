@@ -36,7 +36,7 @@ export function emailProblem(value: unknown): string | null {
   return null;
 }
 
-export interface EmailFieldOptions {
+interface EmailFieldOptions {
   /** `?` on the property: absent (or null) is allowed. */
   optional?: boolean;
   /** Documents `null` as a value; only meaningful with `optional`. */

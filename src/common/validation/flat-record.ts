@@ -1,6 +1,6 @@
 import { ValidationArguments, ValidationOptions, registerDecorator } from 'class-validator';
 
-export interface FlatRecordLimits {
+interface FlatRecordLimits {
   maxKeys?: number;
   maxKeyLength?: number;
   maxStringLength?: number;

@@ -12,7 +12,7 @@ const ABSOLUTE_HTTP_URL: IsURLOptions = { require_protocol: true, protocols: ['h
  * character IDNA forbids) and `https://[fe80::1%25eth0]` (an IPv6 zone), so a URL that passed the DTO
  * could still throw where it is read, as a 500.
  */
-export function isHttpUrl(value: unknown, options: IsURLOptions = {}): value is string {
+function isHttpUrl(value: unknown, options: IsURLOptions = {}): value is string {
   if (typeof value !== 'string' || !isURL(value, { ...ABSOLUTE_HTTP_URL, ...options })) return false;
   try {
     const url = new URL(value);

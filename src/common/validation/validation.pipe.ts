@@ -34,7 +34,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * Text PostgreSQL cannot store as sent: a NUL character, or a lone UTF-16 surrogate (which would
  * silently become U+FFFD, and which makes some validators throw).
  */
-export function isUnstorableText(text: string): boolean {
+function isUnstorableText(text: string): boolean {
   return text.includes('\u0000') || LONE_SURROGATE.test(text);
 }
 

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { CONTACT_STAGES, type ContactStage } from '../contact-stages';
 import { ContactEntity } from '../entities/contact.entity';
 
-export interface ConsentDto {
+interface ConsentDto {
   status: 'granted' | 'withdrawn';
   updated_at: string;
 }

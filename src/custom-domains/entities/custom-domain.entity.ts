@@ -3,7 +3,7 @@ import { ProjectEntity } from '../../projects/entities/project.entity';
 
 export const UQ_CUSTOM_DOMAINS_VERIFIED_HOSTNAME = 'uq_custom_domains_verified_hostname';
 export const UQ_CUSTOM_DOMAINS_PROJECT_HOSTNAME = 'uq_custom_domains_project_hostname';
-export const IX_CUSTOM_DOMAINS_NEXT_CHECK = 'ix_custom_domains_next_check';
+const IX_CUSTOM_DOMAINS_NEXT_CHECK = 'ix_custom_domains_next_check';
 
 /**
  * A project's claim on a hostname; once verified, the hostname serves the project's hosted pages.

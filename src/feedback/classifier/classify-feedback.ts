@@ -49,7 +49,7 @@ import { decideVerdict } from './verdict';
 
 export { CATEGORY_HINTS, FEEDBACK_CLASSIFICATIONS, type CategoryHint, type FeedbackClassification } from './classes';
 
-export interface FeedbackClassificationResult {
+interface FeedbackClassificationResult {
   classification: FeedbackClassification;
   /** 0..1, two decimals. */
   confidence: number;
@@ -57,7 +57,7 @@ export interface FeedbackClassificationResult {
   summary: string;
 }
 
-export interface FeedbackClassificationInput {
+interface FeedbackClassificationInput {
   text: string;
   categoryHint?: CategoryHint | null;
   rating?: number | null;

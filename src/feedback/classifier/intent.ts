@@ -30,7 +30,7 @@ import { type CompiledPattern, compilePattern } from './patterns';
  * not a feeling ("support" +2, "charged" -3, "please" +1, "win" +4): those
  * are not counted here; the n-grams and the class lexicon still see them.
  */
-export interface IntentSignals {
+interface IntentSignals {
   /** Sum of positive valence (AFINN scale), negation applied. */
   readonly pleased: number;
   /** Sum of negative valence as a positive number. */

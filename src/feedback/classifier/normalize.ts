@@ -145,8 +145,3 @@ function writeSeparator(length: number, sentenceEnd: boolean): number {
   }
   return at;
 }
-
-/** Splits canonical text into tokens; sentence breaks survive as "." tokens. */
-export function tokenize(canonical: string): string[] {
-  return canonical.length === 0 ? [] : canonical.split(' ');
-}

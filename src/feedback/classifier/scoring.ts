@@ -10,9 +10,9 @@ import {
 import { PatternIndex, type PatternScan } from './pattern-index';
 import type { CompiledEntry } from './patterns';
 
-export type ClassScores = Record<ScoredClass, number>;
+type ClassScores = Record<ScoredClass, number>;
 
-export interface TextSignals {
+interface TextSignals {
   readonly scores: ClassScores;
   readonly sarcasm: boolean;
 }
@@ -25,7 +25,7 @@ const CONTRAST_MAX_TOKENS = 60;
 const AFTER_CONTRAST = 1.3;
 const BEFORE_CONTRAST = 0.9;
 
-export function emptyScores(): ClassScores {
+function emptyScores(): ClassScores {
   return { bug: 0, billing: 0, feature_request: 0, support: 0, praise: 0, other: 0 };
 }
 

@@ -29,7 +29,7 @@ function prefixWithin(text: string, maxUnits: number): string {
 }
 
 /** Cuts at the last word boundary that leaves room for the ellipsis. */
-export function truncateAtWord(text: string, maxLength: number = SUMMARY_MAX_LENGTH): string {
+function truncateAtWord(text: string, maxLength: number = SUMMARY_MAX_LENGTH): string {
   if (text.length <= maxLength) return text;
   const room = prefixWithin(text, maxLength - ELLIPSIS.length);
   const lastSpace = room.lastIndexOf(' ');

@@ -10,9 +10,9 @@ import type { SpamVerdict } from './spam';
  *   as spam is the costliest mistake, so below SPAM_MIN the next class wins.
  * Confidence is the calibrated probability of the chosen class.
  */
-export const SPAM_MIN_PROBABILITY = 0.7;
+const SPAM_MIN_PROBABILITY = 0.7;
 
-export interface Verdict {
+interface Verdict {
   readonly label: string;
   readonly confidence: number;
 }

@@ -46,7 +46,7 @@ export function bellPersonId(projectId: string, userId: string): string {
   return `${projectId}:${userId}`;
 }
 
-export interface ChangeListenerOptions {
+interface ChangeListenerOptions {
   databaseUrl: string;
   onChange(payload: string): void;
   /**
@@ -84,7 +84,7 @@ interface PendingSync {
  * many changes the batch held). The announcing process, hearing the same stream, places each
  * acknowledged token against its own sync and stops waiting once every listener has passed it.
  */
-export class ChangeListener {
+class ChangeListener {
   private readonly logger = new Logger(ChangeListener.name);
   private client: Client | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -271,7 +271,7 @@ export class ChangeListener {
 }
 
 /** What a cache does with the changes of the kinds it holds. */
-export interface ChangeSubscriber {
+interface ChangeSubscriber {
   /** Per kind (`key`, `project`, …): drop the copies of this id. */
   onChange: Readonly<Record<string, (id: string) => void>>;
   /** Changes may have been missed (connection lost, or LISTEN just in place): drop everything. */

@@ -11,7 +11,7 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
-export interface EmbeddedPostgresOptions {
+interface EmbeddedPostgresOptions {
   /** A folder for the data files, or 'memory' for a throwaway database (tests). */
   readonly dataDir: string | 'memory';
   /**
@@ -39,7 +39,7 @@ function processIsAlive(pid: number): boolean {
 }
 
 /** What the lock file records: the process holding the data folder, and where it serves it. */
-export interface EmbeddedLock {
+interface EmbeddedLock {
   readonly pid: number;
   /** Set when the holder shares its database (the API server): other local processes may connect here. */
   readonly url?: string;

@@ -3,7 +3,7 @@ import { Pool, type PoolClient, type PoolConfig } from 'pg';
 import { performance } from 'node:perf_hooks';
 import { BACKEND_BUSY } from '../../common/http/backend-outage';
 
-export interface AdmissionOptions {
+interface AdmissionOptions {
   /**
    * While the caller at the front of the line has waited longer than this, newcomers are refused
    * at once. Null: no line of our own; pg-pool's (every caller waits up to `connectionTimeoutMillis`).

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 
 /** The setting whose key the row fingerprints. */
-export const ENCRYPTION_KEY_SETTING = 'ENCRYPTION_KEY';
+const ENCRYPTION_KEY_SETTING = 'ENCRYPTION_KEY';
 
 export interface RecordedFingerprint {
   fingerprint: string;

@@ -28,4 +28,4 @@ export class EncryptionModule {
  * sealed values registered in the one EncryptionModule.
  */
 @Module({})
-export class EncryptionKeyCheckModule {}
+class EncryptionKeyCheckModule {}

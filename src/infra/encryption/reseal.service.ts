@@ -6,7 +6,7 @@ import { lockFingerprint, replaceFingerprint } from './encryption-keys.queries';
 import { keyFingerprint } from './key-fingerprint';
 import { type Reseal, SealedValues } from './sealed-values.service';
 
-export interface ResealReport {
+interface ResealReport {
   /** Values re-sealed from the previous key to the current one, per table. */
   resealed: Record<string, number>;
   /** Values already sealed under the current key, left as they were, per table. */

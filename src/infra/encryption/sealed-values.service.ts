@@ -8,7 +8,7 @@ import type { EntityManager } from 'typeorm';
 export type Reseal = (sealed: string, rowId: string) => string;
 
 /** The sealed columns of one table, contributed by the module that owns the table. */
-export interface SealedValueSet {
+interface SealedValueSet {
   /** The owner's table, as `encryption:reseal` reports it. */
   readonly name: string;
   /** Any one stored value, to try a key on before the first fingerprint is recorded; null when none. */

@@ -6,7 +6,7 @@ import type { PersonToErase } from './person-match';
  * One module's part of an erasure: removes or blanks what its own tables hold of the person, in
  * the erasure's transaction (`em`), and answers how many rows it touched.
  */
-export type ErasureContribution = (em: EntityManager, person: PersonToErase) => Promise<number>;
+type ErasureContribution = (em: EntityManager, person: PersonToErase) => Promise<number>;
 
 /** What a contribution of the person's own records removed or blanked, with the ids of the records it deleted. */
 export interface ErasedRecords {
@@ -20,7 +20,7 @@ export interface ErasedRecords {
  * itself and before the stored copies: the ids they answer let a copy be recognised by them.
  * `person.recordIds` is empty here.
  */
-export type RecordsErasure = (em: EntityManager, person: PersonToErase) => Promise<ErasedRecords>;
+type RecordsErasure = (em: EntityManager, person: PersonToErase) => Promise<ErasedRecords>;
 
 /**
  * How many rows a DELETE or UPDATE removed or blanked, from what TypeORM answers, and the ids its

@@ -12,7 +12,7 @@ import { MailMessageEntity } from './entities/mail-message.entity';
 import { MailTransport, createMailTransport } from './mail-transport';
 import { deleteMailToPerson, insertMail } from './mail.queries';
 
-export interface MailDraft {
+interface MailDraft {
   projectId: string | null;
   kind: string;
   to: string;
@@ -42,7 +42,7 @@ export const MAIL_OUTBOX = defineDueRows<MailMessageEntity>({
  * keeps everything a retry needs. Without SMTP_URL the outbox is the only copy of the email (the
  * log says where to read it), so logged rows keep their content.
  */
-export const DELIVERED_CONTENT = Object.freeze({ textBody: '[removed after delivery]', htmlBody: null, headers: {} });
+const DELIVERED_CONTENT = Object.freeze({ textBody: '[removed after delivery]', htmlBody: null, headers: {} });
 
 /** An outbox row for `draft`, due now. */
 export function newMailRow(draft: MailDraft, now: Date): MailMessageEntity {

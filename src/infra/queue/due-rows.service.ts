@@ -18,9 +18,9 @@ import { afterFailedAttempt, maxAttemptsOf } from './retry-schedule';
 import { Sweeper } from './sweeper.service';
 
 /** Jobs whose payload is a due row's id. */
-export type DueRowJobName = { [J in JobName]: JobPayloads[J] extends DueRowJob ? J : never }[JobName];
+type DueRowJobName = { [J in JobName]: JobPayloads[J] extends DueRowJob ? J : never }[JobName];
 
-export interface DueRowsOptions<Row extends DueRow> {
+interface DueRowsOptions<Row extends DueRow> {
   /** For logs: "emails", "webhook deliveries". */
   readonly name: string;
   readonly entity: EntityTarget<Row>;
@@ -45,7 +45,7 @@ export class PermanentFailure extends Error {
 }
 
 /** An attempt: throws on failure; may return columns (such as another success status) to write. */
-export type DueRowAttempt<Row extends DueRow> = (row: Row) => Promise<Partial<Row> | void>;
+type DueRowAttempt<Row extends DueRow> = (row: Row) => Promise<Partial<Row> | void>;
 
 const SWEEP_BATCH = 500;
 

@@ -15,7 +15,7 @@ export const JOBS = {
   'revenue.sync': { queue: 'revenue', attempts: 3 },
 } as const satisfies Record<string, JobDefinition>;
 
-export interface JobDefinition {
+interface JobDefinition {
   readonly queue: string;
   readonly attempts: number;
 }

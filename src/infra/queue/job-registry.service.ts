@@ -3,7 +3,7 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { JOBS, JobName } from './job-catalog';
 import { JOB_HANDLER } from './on-job.decorator';
 
-export type JobHandler = (payload: unknown) => Promise<void>;
+type JobHandler = (payload: unknown) => Promise<void>;
 
 /** Finds every @OnJob handler at start and refuses to start unless each job has exactly one. */
 @Injectable()

@@ -29,7 +29,7 @@ const createPollingPostgresBackend: typeof createPostgresBackend = (name, opts, 
   return backend;
 };
 
-export function queueBackendOf(config: AppConfig): QueueBackend {
+function queueBackendOf(config: AppConfig): QueueBackend {
   return config.redisUrl ? 'redis' : 'postgres';
 }
 

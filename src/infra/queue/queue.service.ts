@@ -6,7 +6,7 @@ import { JOBS, JobName, JobPayloads, QUEUE_NAMES } from './job-catalog';
 import { JOB_PROCESSORS } from './job.processor';
 import type { QueueBackend } from './queue-backend';
 
-export interface EnqueueOptions {
+interface EnqueueOptions {
   /** Dedupe key: the row id. A job with this id that is still waiting is not added twice. */
   dedupeId: string;
   /** Run no earlier than this many milliseconds from now. */
@@ -14,7 +14,7 @@ export interface EnqueueOptions {
 }
 
 /** Every queue of the catalog by name, as @nestjs/bullmq registered them. */
-export const JOB_QUEUES = Symbol('JOB_QUEUES');
+const JOB_QUEUES = Symbol('JOB_QUEUES');
 
 export const jobQueuesProvider: Provider = {
   provide: JOB_QUEUES,

@@ -2,14 +2,14 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/c
 import { Interval } from '@nestjs/schedule';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 
-export interface Sweep {
+interface Sweep {
   /** For logs: "mail", "webhook deliveries". */
   readonly name: string;
   /** Enqueues the due rows that no job holds; returns how many it woke. */
   run(): Promise<number>;
 }
 
-export const SWEEP_INTERVAL_MS = 5_000;
+const SWEEP_INTERVAL_MS = 5_000;
 
 /**
  * The safety net of the outbox: every few seconds, each registered sweep re-enqueues rows that are

@@ -10,7 +10,7 @@ import type { Database } from '../database/database.service';
  * and `node dist/worker-health.js` (the container health check) says whether that file is fresh.
  * A stuck event loop or a lost database both let the file go stale.
  */
-export const HEARTBEAT_INTERVAL_MS = 10_000;
+const HEARTBEAT_INTERVAL_MS = 10_000;
 /** Three missed beats: one slow query or a long job is not yet unhealthy. */
 export const HEARTBEAT_MAX_AGE_MS = 3 * HEARTBEAT_INTERVAL_MS;
 

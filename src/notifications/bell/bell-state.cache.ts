@@ -7,7 +7,7 @@ import { Database } from '../../infra/database/database.service';
 import { type BellScope, readBellState } from './bell.queries';
 
 /** A person's bell as this process last read it. */
-export interface BellState {
+interface BellState {
   readonly projectId: string;
   readonly unreadCount: number;
   /** The clock time the count was read at; a copy is never used for an earlier time. */
@@ -26,9 +26,9 @@ export interface BellState {
  * next time the count changes by itself. Five minutes bounds what a write that forgot to announce
  * could leave stale, and is long enough for a bell polling every 15-60 s to hit its copy.
  */
-export const BELL_STATE_MAX_AGE_MS = 5 * 60_000;
+const BELL_STATE_MAX_AGE_MS = 5 * 60_000;
 /** A send to more people than this announces a change to the project's bells, not one per person. */
-export const PER_PERSON_ANNOUNCE_LIMIT = 100;
+const PER_PERSON_ANNOUNCE_LIMIT = 100;
 /** Bells kept per process; past this the cache starts again from empty (a person's state is ~200 bytes). */
 const MAX_BELLS = 100_000;
 

@@ -1,7 +1,5 @@
 import type { EntityManager } from 'typeorm';
 import type { NotificationAction, NotificationIcon, NotificationKind, NotificationStatus } from '../entities/notification.entity';
-import { IX_NOTIFICATIONS_BROADCASTS } from '../entities/notification.entity';
-import { IX_RECIPIENTS_USER } from '../entities/notification-recipient.entity';
 
 /**
  * The bell's hot SQL. Raw statements because the bell is polled by every signed-in browser: each
@@ -16,10 +14,8 @@ import { IX_RECIPIENTS_USER } from '../entities/notification-recipient.entity';
  * onto its recipients) is its `send_at`, so it stays hidden without waiting for its release job.
  * Per-person state is a receipt looked up by its primary key (notification_id, user_id).
  */
-export const BELL_INDEXES = [IX_RECIPIENTS_USER, IX_NOTIFICATIONS_BROADCASTS] as const;
-
 /** Spec: a broadcast shows in a bell for 30 days after sending (pinned ones stay). */
-export const BROADCAST_WINDOW_DAYS = 30;
+const BROADCAST_WINDOW_DAYS = 30;
 const DAY_MS = 86_400_000;
 
 /** Who and when a bell statement is about. */
@@ -101,7 +97,7 @@ export const BELL_STATE_SQL = `SELECT ${UNREAD_COUNT} AS unread_count,
       + interval '${BROADCAST_WINDOW_DAYS * 24} hours'
   ) AS next_change_at`;
 
-export interface BellStateRow {
+interface BellStateRow {
   unreadCount: number;
   /** When the count can next change without a write (a notification showing, a broadcast leaving the window). */
   nextChangeAt: Date | null;
@@ -117,7 +113,7 @@ export async function countUnread(em: Pick<EntityManager, 'query'>, scope: BellS
   return Number(rows[0].unread_count);
 }
 
-export interface BellListFilter {
+interface BellListFilter {
   /** Only notifications that showed after this time. */
   since?: Date;
   category?: string;

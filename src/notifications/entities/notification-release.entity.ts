@@ -3,7 +3,7 @@ import { DueRowColumns } from '../../infra/queue/due-row-columns';
 import { NotificationEntity } from './notification.entity';
 
 /** pending: waiting for `send_at`; released: the notification became visible; skipped: it was deleted or already visible. */
-export type ReleaseStatus = 'pending' | 'released' | 'skipped' | 'failed';
+type ReleaseStatus = 'pending' | 'released' | 'skipped' | 'failed';
 
 /** A scheduled notification's release as a due row (infra/queue/due-rows.service.ts), due at `send_at`. */
 @Entity({ name: 'notification_releases' })

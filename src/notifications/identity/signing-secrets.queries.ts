@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { Reseal } from '../../infra/encryption/sealed-values.service';
 
 /** The sealed secrets of one project as stored. */
-export interface SealedSecretsRow {
+interface SealedSecretsRow {
   secret_ciphertext: string;
   previous_ciphertext: string | null;
   previous_valid_until: Date | null;

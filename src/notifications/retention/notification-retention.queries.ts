@@ -2,9 +2,6 @@ import type { EntityManager } from 'typeorm';
 import { type ErasedRecords, erasedRowsOf } from '../../infra/erasure/erasure-registry.service';
 import type { PersonToErase } from '../../infra/erasure/person-match';
 
-/** Serves the retention job's range scan over every project (see NotificationEntity). */
-export const IX_NOTIFICATIONS_VISIBLE_AT = 'ix_notifications_visible_at';
-
 /** Notifications that showed before `cutoff`, oldest first (IX_NOTIFICATIONS_VISIBLE_AT): ids and their projects. */
 export async function expiredNotifications(
   em: EntityManager,

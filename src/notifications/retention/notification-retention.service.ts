@@ -16,14 +16,14 @@ import {
 import { ErasureRegistry } from '../../infra/erasure/erasure-registry.service';
 
 /** Spec: Retention — notifications, per-person records and bell user ids go 90 days after showing. */
-export const NOTIFICATION_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
+const NOTIFICATION_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
 /** Notifications per pass: each pass's child rows are deleted in chunks before the parents. */
-export const NOTIFICATION_BATCH = 200;
+const NOTIFICATION_BATCH = 200;
 /** Rows per DELETE statement, so no statement holds locks for long. */
-export const ROW_BATCH = 5_000;
+const ROW_BATCH = 5_000;
 const PROJECT_PAGE = 500;
 
-export interface RetentionResult {
+interface RetentionResult {
   notifications: number;
   bellUsers: number;
 }

@@ -70,7 +70,7 @@ function invalid(param: string, message: string, remediation: string): ApiError 
 /** Who a send goes to. */
 export type SendTarget = { kind: 'user'; userId: string } | { kind: 'broadcast' } | { kind: 'group' };
 
-export interface TargetInput {
+interface TargetInput {
   user_id?: string;
   audience?: 'user' | 'all';
   user_ids?: unknown;

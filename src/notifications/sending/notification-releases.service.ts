@@ -11,7 +11,7 @@ import { NotificationEntity } from '../entities/notification.entity';
 import { NotificationReleaseEntity } from '../entities/notification-release.entity';
 
 /** Scheduled notifications' releases as due rows (see NotificationReleaseEntity). */
-export const NOTIFICATION_RELEASES = defineDueRows<NotificationReleaseEntity>({
+const NOTIFICATION_RELEASES = defineDueRows<NotificationReleaseEntity>({
   name: 'scheduled notification releases',
   entity: NotificationReleaseEntity,
   job: 'notifications.release',

@@ -84,7 +84,7 @@ export async function insertRecipients(
   );
 }
 
-export interface ReceiptCounts {
+interface ReceiptCounts {
   read: number;
   clicked: number;
   reactions: Record<string, number>;

@@ -25,7 +25,7 @@ export class RevenueCustomerMrrEntity {
 }
 
 /** new, expansion, contraction, churned or reactivated: one customer's MRR change in one currency. */
-export type MovementKind = 'new' | 'expansion' | 'contraction' | 'churned' | 'reactivated';
+type MovementKind = 'new' | 'expansion' | 'contraction' | 'churned' | 'reactivated';
 
 /** One MRR movement, dated when it happened (or when a sync first saw it). */
 @Entity({ name: 'revenue_movements' })

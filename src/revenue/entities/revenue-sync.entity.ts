@@ -3,13 +3,13 @@ import { DueRowColumns } from '../../infra/queue/due-row-columns';
 import { RevenueConnectionEntity } from './revenue-connection.entity';
 
 /** pending: queued or running (locked_until says which); done; failed after its last retry. */
-export type RevenueSyncStatus = 'pending' | 'done' | 'failed';
+type RevenueSyncStatus = 'pending' | 'done' | 'failed';
 /** backfill: the first full pass; incremental: the events list since the last sync; reconcile: the nightly full pass. */
 export type RevenueSyncKind = 'backfill' | 'incremental' | 'reconcile';
 /** Where a full pass is: each list in turn, then the figures. */
 export type RevenueSyncPhase = 'customers' | 'subscriptions' | 'invoices' | 'events' | 'figures';
 
-export interface RevenueSyncProgress {
+interface RevenueSyncProgress {
   customers: number;
   subscriptions: number;
   invoices: number;

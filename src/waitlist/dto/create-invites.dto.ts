@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { EmailField } from '../../common/validation/email-field';
 
-export const MAX_INVITE_WAVE = 500;
+const MAX_INVITE_WAVE = 500;
 
 /** Exactly one of `count` and `specific_email` (both or neither answer VALIDATION_ERROR). */
 export class CreateInvitesDto {

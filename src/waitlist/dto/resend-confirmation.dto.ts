@@ -6,8 +6,8 @@ export class ResendConfirmationDto {
   email: string;
 }
 
-export const RESEND_OUTCOMES = ['sent', 'already_confirmed', 'unsubscribed'] as const;
-export type ResendOutcome = (typeof RESEND_OUTCOMES)[number];
+const RESEND_OUTCOMES = ['sent', 'already_confirmed', 'unsubscribed'] as const;
+type ResendOutcome = (typeof RESEND_OUTCOMES)[number];
 
 export class ResendConfirmationResultDto {
   @ApiProperty({ example: 'ada@example.com', description: 'Lower-cased.' })

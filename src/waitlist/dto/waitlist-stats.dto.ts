@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { referralConversionRate } from '../referral';
 import type { TopReferrerRow, WaitlistTotals } from '../waitlist.queries';
 
-export class TopReferrerDto {
+class TopReferrerDto {
   @ApiProperty({ example: 'ws_01JD3Z4Q9X8V7T6S5R4Q3P2N1M', pattern: '^ws_[0-9A-HJKMNP-TV-Z]{26}$' })
   signup_id: string;
 
@@ -39,7 +39,7 @@ export class WaitlistStatsDto {
   top_referrers: TopReferrerDto[];
 }
 
-export function toTopReferrerDto(row: TopReferrerRow): TopReferrerDto {
+function toTopReferrerDto(row: TopReferrerRow): TopReferrerDto {
   return { signup_id: row.id, email: row.email, referral_count: row.referralCount };
 }
 

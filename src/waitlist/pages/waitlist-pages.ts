@@ -8,7 +8,7 @@ import type { RawReply } from '../../common/http/reply';
  */
 
 // Cloudflare Turnstile: the widget's script, and the origin its script and frame come from.
-export const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
+const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
 const TURNSTILE_SCRIPT = `${TURNSTILE_ORIGIN}/turnstile/v0/api.js`;
 /** The field the widget adds to the form it sits in. */
 export const TURNSTILE_FORM_FIELD = 'cf-turnstile-response';
@@ -47,7 +47,7 @@ export function unknownWaitlistPage(): RawReply {
   return htmlPage('Waitlist not found', '<p>There is no waitlist at this address. Check the link you followed.</p>', {}, { status: 404 });
 }
 
-export interface SignupFormView {
+interface SignupFormView {
   projectName: string;
   slug: string;
   /** The referral code from the link, already checked; null when absent or malformed. */
@@ -81,7 +81,7 @@ export function signupFormPage(view: SignupFormView): RawReply {
   });
 }
 
-export interface SignupDoneView {
+interface SignupDoneView {
   projectName: string;
   position: number;
   referralLink: string;

@@ -5,7 +5,7 @@ import type { ChatText } from './chat-text';
  * link. Values are written one token per character, so cutting a text to a length limit never
  * splits an escape in two.
  */
-export interface ChatMarkup {
+interface ChatMarkup {
   valueTokens(value: string): string[];
   link(url: string, label: string): string;
 }

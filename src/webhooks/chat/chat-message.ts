@@ -12,13 +12,13 @@ export interface WebhookEnvelope {
   data: Record<string, unknown>;
 }
 
-export type ChatFormat = Exclude<WebhookFormat, 'json'>;
+type ChatFormat = Exclude<WebhookFormat, 'json'>;
 
 /**
  * One readable line about an event, for people reading a chat channel. Every `${…}` is a value
  * (see chat-text.ts): the chat format writes it as plain text, whoever typed it.
  */
-export function eventLine(envelope: WebhookEnvelope): ChatText {
+function eventLine(envelope: WebhookEnvelope): ChatText {
   const data = envelope.data;
   // An erased person's email is null in the stored event, and so in a retry or a recovered delivery.
   const person = (email: unknown) => email ?? 'someone (erased)';

@@ -5,7 +5,7 @@
  * A value read from an event (a visitor's feedback, an email, an owner's title) is a string, never
  * a ChatText, so no event's data can reach a chat channel as markup.
  */
-export type ChatPart = { kind: 'own'; text: string } | { kind: 'value'; text: string } | { kind: 'link'; url: string; label: string };
+type ChatPart = { kind: 'own'; text: string } | { kind: 'value'; text: string } | { kind: 'link'; url: string; label: string };
 
 export class ChatText {
   constructor(readonly parts: readonly ChatPart[]) {}

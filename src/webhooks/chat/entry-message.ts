@@ -12,7 +12,7 @@ import {
 import { type ChatText, chatLink, chatText, chatValue, joinChatText } from './chat-text';
 
 /** The fields of `changelog.entry.published` a chat message shows (spec: Events → Event types). */
-export interface PublishedEntry {
+interface PublishedEntry {
   title: string;
   excerpt: string;
   /** The entry's page, only for public entries: signed-in and segment entries get no link. */

@@ -4,9 +4,9 @@ import { WebhookDeliveryAttemptEntity } from '../entities/webhook-delivery-attem
 import type { WebhookEndpointEntity } from '../entities/webhook-endpoint.entity';
 
 /** Failed attempts in a row that switch an endpoint off (spec: Limits → Webhooks). */
-export const AUTO_DISABLE_AFTER = 20;
+const AUTO_DISABLE_AFTER = 20;
 
-export interface PlannedDelivery {
+interface PlannedDelivery {
   id: string;
   nextAttemptAt: Date;
 }
@@ -76,7 +76,7 @@ export async function countFailure(
 export const ATTEMPTS_KEPT = 12;
 
 /** One HTTP attempt's outcome, as the sender measured it. */
-export interface AttemptOutcome {
+interface AttemptOutcome {
   status: number | null;
   excerpt: string | null;
   durationMs: number;

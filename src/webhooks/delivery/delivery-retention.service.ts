@@ -10,7 +10,7 @@ import { deleteExpiredBatch, endpointIdsAfter } from './deliveries.queries';
 /** Spec: Limits → Webhooks — the delivery log is kept 30 days. */
 export const DELIVERY_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 /** Rows per DELETE statement, so no statement holds locks for long. */
-export const DELIVERY_ROW_BATCH = 5_000;
+const DELIVERY_ROW_BATCH = 5_000;
 const ENDPOINT_PAGE = 500;
 
 /**

@@ -4,7 +4,7 @@ import { isPublicUnicast } from '../url-policy/public-address';
 import { publicOnlyLookup } from '../url-policy/connect-lookup';
 
 /** The start of a receiver's answer kept for the delivery log. */
-export const EXCERPT_LENGTH = 500;
+const EXCERPT_LENGTH = 500;
 // Enough to fill the excerpt with any multi-byte text; the rest of a long answer is not read.
 const READ_LIMIT = 8 * 1024;
 
@@ -17,7 +17,7 @@ export interface HttpOutcome {
   error: string | null;
 }
 
-export interface HttpSenderOptions {
+interface HttpSenderOptions {
   timeoutMs: number;
   /** Development and tests only: skips the public-address check at connect time. */
   allowInsecureUrls: boolean;

@@ -16,7 +16,7 @@ import { WebhookSecretBox, openEndpoint } from '../endpoints/endpoint-secrets';
 import { SIGNATURE_HEADER, signatureHeader } from './signature';
 import { envelopeOf, payloadFor } from './webhook-payload';
 
-export const USER_AGENT = 'LaunchService-Webhooks/1.0';
+const USER_AGENT = 'LaunchService-Webhooks/1.0';
 /** Room after the HTTP timeout before another worker may take a row over (see DueRowsOptions.leaseMs). */
 const LEASE_MARGIN_MS = 30_000;
 

@@ -2,7 +2,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { EVENT_TYPES } from '../../events/event-catalog';
 
 /** `events: ["*"]`: every type, including those added later. */
-export const ALL_EVENTS = '*';
+const ALL_EVENTS = '*';
 
 /**
  * The subscription list of an endpoint: a non-empty list of catalog types, or exactly `["*"]`.

@@ -3,13 +3,13 @@ import { SecretBox } from '../../common/crypto/secret-box';
 import type { WebhookEndpointEntity } from '../entities/webhook-endpoint.entity';
 
 /** Prefix of a webhook signing secret, as Stripe's: recognisable in logs and secret scanners. */
-export const SIGNING_SECRET_PREFIX = 'whsec_';
+const SIGNING_SECRET_PREFIX = 'whsec_';
 
 /** How long a rotated-out secret keeps signing next to the new one (Stripe's default window). */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
 
 /** What opening an endpoint needs: a SecretBox, or the injectable WebhookSecretBox. */
-export interface Opener {
+interface Opener {
   open(sealed: string): string;
 }
 
@@ -47,7 +47,7 @@ export function generateWebhookSecret(): string {
   return `${SIGNING_SECRET_PREFIX}${randomBytes(24).toString('base64url')}`;
 }
 
-export interface OpenedEndpoint {
+interface OpenedEndpoint {
   /** The URL in full, for the request only; never log it (chat URLs carry their token). */
   readonly url: string;
   /** The secrets to sign with: the current one first, then the previous one while its 24 h last. */

@@ -39,7 +39,7 @@ import {
 } from './endpoints.queries';
 
 /** The reason shown when the owner switches an endpoint off (PATCH status disabled). */
-export const DISABLED_BY_OWNER = 'disabled by the owner';
+const DISABLED_BY_OWNER = 'disabled by the owner';
 
 /**
  * Webhook endpoints (spec: Webhook endpoint, Endpoints → Webhooks, Limits → Webhooks).

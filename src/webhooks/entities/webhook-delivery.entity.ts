@@ -4,7 +4,7 @@ import { EventEntity } from '../../events/entities/event.entity';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 /** pending: to be sent (or retried); delivered: a 2xx came back in time; failed: gave up. */
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 /**
  * One event to one endpoint, as a due row (infra/queue/due-rows.service.ts): written with the event in the

@@ -11,7 +11,7 @@ export class NonPublicAddressError extends Error {
   readonly code = 'ERR_WEBHOOK_NON_PUBLIC_ADDRESS';
 }
 
-export interface PublicOnlyLookupOptions {
+interface PublicOnlyLookupOptions {
   /** WEBHOOK_ALLOW_INSECURE_URLS: every address passes (loopback receivers in tests and development). */
   readonly allowInsecureUrls: boolean;
   /** The underlying resolver; `dns.lookup` unless a test passes its own. */

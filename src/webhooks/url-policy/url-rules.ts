@@ -4,7 +4,7 @@ import type { WebhookFormat } from '../entities/webhook-endpoint.entity';
 /** A URL rule the given URL breaks; its message names the rule (spec: INVALID_WEBHOOK_URL). */
 export class UrlRuleViolation extends Error {}
 
-export interface UrlRuleOptions {
+interface UrlRuleOptions {
   /** WEBHOOK_ALLOW_INSECURE_URLS: http, IP literals, internal names and any port pass (development and tests). */
   readonly allowInsecureUrls: boolean;
 }
@@ -18,7 +18,7 @@ export const WEBHOOK_URL_MAX_LENGTH = 2048;
  * `.<name>`, is refused. `.example` and `.test` are refused too: they are reserved and cannot be a
  * real receiver. `example.com` and friends are not: they resolve to public addresses.
  */
-export const INTERNAL_NAME_SUFFIXES = [
+const INTERNAL_NAME_SUFFIXES = [
   'localhost',
   'localdomain',
   'local',

@@ -5,7 +5,7 @@ import { ENTRY_CATEGORIES, type EntryCategory } from '../../entities/changelog-e
 import { EntryDto } from '../../entries/dto/entry.dto';
 import { DRAFT_SECTIONS, SECTION_TITLES, type DraftItem, type SortedCommits } from '../commit-sorter';
 
-export class DraftItemDto {
+class DraftItemDto {
   @ApiProperty({
     example: 'add dark mode',
     description: 'The description after `type(scope): `, or the whole subject line of a non-conventional commit. As written.',
@@ -33,7 +33,7 @@ export class DraftItemDto {
   hash?: string;
 }
 
-export class DraftSectionDto {
+class DraftSectionDto {
   @ApiProperty({ enum: DRAFT_SECTIONS.map((key) => SECTION_TITLES[key]), example: 'New' })
   title: string;
 
@@ -41,7 +41,7 @@ export class DraftSectionDto {
   items: DraftItemDto[];
 }
 
-export class DraftSkippedDto {
+class DraftSkippedDto {
   @ApiProperty({ type: 'integer', example: 2, description: '`chore`, `ci`, `build`, `test`, `style`, `docs`, and dependency bumps.' })
   housekeeping: number;
 

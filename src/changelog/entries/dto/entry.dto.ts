@@ -56,7 +56,7 @@ export class EntryDto {
   public_url: string;
 }
 
-export class AnnouncementDto {
+class AnnouncementDto {
   @ApiProperty({ enum: ANNOUNCEMENT_STYLES, example: 'banner' })
   style: AnnouncementStyle;
 

@@ -6,7 +6,7 @@ import { CharLength } from '../../../common/validation/char-length';
 
 /** The newest entries a public answer lists when no `limit` is given (feeds and pages always). */
 export const PUBLIC_DEFAULT_LIMIT = 50;
-export const PUBLIC_MAX_LIMIT = 100;
+const PUBLIC_MAX_LIMIT = 100;
 export const PUBLIC_QUERY_MAX = 200;
 
 /** Filters of `GET /public/changelog/{project_slug}`; they combine with AND. */

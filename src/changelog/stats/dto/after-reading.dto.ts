@@ -40,7 +40,7 @@ export class AfterReadingGroupDto {
   signed_up: null;
 }
 
-export class AfterReadingWindowDto {
+class AfterReadingWindowDto {
   @ApiProperty({ format: 'date-time', description: 'Publication.' })
   from: string;
 
@@ -51,7 +51,7 @@ export class AfterReadingWindowDto {
   complete: boolean;
 }
 
-export class AfterReadingNoteDto {
+class AfterReadingNoteDto {
   @ApiProperty({ example: 'signed_up', description: 'The outcome the note is about.' })
   field: string;
 

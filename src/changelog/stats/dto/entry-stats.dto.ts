@@ -5,7 +5,7 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ENTRY_STATUSES, type EntryStatus } from '../../entities/changelog-entry.entity';
 import type { ReactionName } from '../../shared/reaction-set';
 
-export const STATS_MAX_LIMIT = 50;
+const STATS_MAX_LIMIT = 50;
 export const STATS_DEFAULT_LIMIT = 10;
 
 /** The numbers that need Indie or a higher plan (spec: Plan gates): null below it, named in `meta.locked`. */
@@ -19,7 +19,7 @@ export const STATS_META = {
   },
 };
 
-export class ReadersDto {
+class ReadersDto {
   @ApiProperty({ example: 120, description: 'People with a verified user id who were shown it.' })
   signed_in: number;
 

@@ -3,7 +3,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsString, Length } from 'class-validator';
 
 /** Most labels one subscriber may follow in one request (ours; the largest plan has 100 per project on Builder). */
-export const MAX_FOLLOWED_LABELS = 100;
+const MAX_FOLLOWED_LABELS = 100;
 
 /** An array of label slugs (each 1-40 characters, the slug rule's length). */
 export function LabelSlugsField(): PropertyDecorator {

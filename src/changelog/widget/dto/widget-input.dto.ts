@@ -11,9 +11,9 @@ import { SEEN_MAX_ENTRIES } from '../../public/dto/page-interaction.dto';
 import { PUBLIC_QUERY_MAX } from '../../public/dto/public-changelog-query.dto';
 
 /** Spec: Limits → widget `limit` max 50. */
-export const WIDGET_MAX_LIMIT = 50;
+const WIDGET_MAX_LIMIT = 50;
 export const WIDGET_DEFAULT_LIMIT = 20;
-export const CLIENT_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+const CLIENT_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 const CLIENT_ID_MESSAGE = 'client_id must be 8 to 64 letters, digits, "_" or "-" (a random id the widget keeps in the browser)';
 const CLIENT_ID_DOC = {
   example: 'k3J9xQ2mVb7TzL0p',

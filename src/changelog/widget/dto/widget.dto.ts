@@ -11,7 +11,7 @@ const REACTION_COUNTS_SCHEMA = {
   description: 'People per reaction of the reaction set; reactions nobody holds are left out.',
 } as const;
 
-export class WidgetLabelDto {
+class WidgetLabelDto {
   @ApiProperty({ example: 'api' })
   slug: string;
 
@@ -22,7 +22,7 @@ export class WidgetLabelDto {
   colour: LabelColour;
 }
 
-export class WidgetCtaDto {
+class WidgetCtaDto {
   @ApiProperty({ example: 'Try it' })
   label: string;
 
@@ -109,7 +109,7 @@ export class WidgetAnnouncementDto {
   once_key: string;
 }
 
-export class WidgetSubscribeDto {
+class WidgetSubscribeDto {
   @ApiProperty({ example: true, description: 'Whether readers may subscribe by email.' })
   enabled: boolean;
 
@@ -121,7 +121,7 @@ export class WidgetSubscribeDto {
   url: string;
 }
 
-export class WidgetProjectDto {
+class WidgetProjectDto {
   @ApiProperty({ example: 'Acme' })
   name: string;
 

@@ -30,7 +30,7 @@ export interface MetaInput {
   readonly rating: number | null;
 }
 
-export type FeatureSink = (bucket: number) => void;
+type FeatureSink = (bucket: number) => void;
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
@@ -84,7 +84,7 @@ function mix(hash: number): number {
  * Folded text the features are read from; links and addresses become one marker.
  * A caller that already folded `text` (the spam rules do) passes that form.
  */
-export function featureText(text: string, folded = foldText(text)): string {
+function featureText(text: string, folded = foldText(text)): string {
   return collapseRepeatedLetters(replaceUrls(replaceEmails(folded, LINK_MARK), LINK_MARK));
 }
 

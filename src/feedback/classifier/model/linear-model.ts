@@ -33,7 +33,7 @@ export interface SerializedModel {
   readonly weights: string;
 }
 
-export interface Prediction {
+interface Prediction {
   /** Probabilities in the order of `classes`. */
   readonly probabilities: Float64Array;
   readonly words: number;

@@ -61,7 +61,7 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-export function stringSeed(text: string): number {
+function stringSeed(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return hash >>> 0;

@@ -10,14 +10,14 @@ export interface Outcome {
   readonly confidence: number;
 }
 
-export interface ClassMetrics {
+interface ClassMetrics {
   readonly label: string;
   readonly support: number;
   readonly precision: number;
   readonly recall: number;
 }
 
-export interface Band {
+interface Band {
   readonly from: number;
   readonly to: number;
   readonly count: number;
@@ -25,7 +25,7 @@ export interface Band {
   readonly meanConfidence: number;
 }
 
-export const CONFIDENCE_BANDS: readonly [number, number][] = [
+const CONFIDENCE_BANDS: readonly [number, number][] = [
   [0, 0.5],
   [0.5, 0.7],
   [0.7, 0.85],
@@ -51,7 +51,7 @@ export function classMetrics(outcomes: readonly Outcome[], labels: readonly stri
   });
 }
 
-export function calibration(outcomes: readonly Outcome[]): Band[] {
+function calibration(outcomes: readonly Outcome[]): Band[] {
   return CONFIDENCE_BANDS.map(([from, to]) => {
     const inBand = outcomes.filter((outcome) => outcome.confidence >= from && outcome.confidence < to);
     const meanConfidence = inBand.reduce((sum, outcome) => sum + outcome.confidence, 0) / Math.max(1, inBand.length);

@@ -13,7 +13,7 @@ import type { LabelledExample } from './training-data';
  * Classes are weighted inversely to their frequency: the acceptance floors
  * are per class, and spam and "other" are the rarest in the data.
  */
-export interface TrainingOptions {
+interface TrainingOptions {
   readonly buckets: number;
   readonly epochs: number;
   readonly learningRate: number;
@@ -52,7 +52,7 @@ interface RawModel {
 }
 
 /** The model's input; the category hint is not in it (it is added to the logits, see linear-model.ts). */
-export function vectorize(example: Pick<LabelledExample, 'text' | 'categoryHint' | 'rating'>, buckets: number): SparseVector {
+function vectorize(example: Pick<LabelledExample, 'text' | 'categoryHint' | 'rating'>, buckets: number): SparseVector {
   const counts = new Map<number, number>();
   const { features, words } = extractTextFeatures(example.text, buckets, (bucket) => counts.set(bucket, (counts.get(bucket) ?? 0) + 1));
   const scale = features > 0 ? 1 / Math.sqrt(features) : 0;
@@ -147,7 +147,7 @@ function dropText(vector: SparseVector, rate: number, random: () => number): Spa
 }
 
 /** Stratified folds: within each label, examples are dealt round-robin after a seeded shuffle. */
-export function foldOf(examples: readonly LabelledExample[], folds: number, seed: number): number[] {
+function foldOf(examples: readonly LabelledExample[], folds: number, seed: number): number[] {
   const assignment = new Array<number>(examples.length).fill(0);
   const random = seededRandom(seed);
   const byLabel = new Map<string, number[]>();

@@ -21,8 +21,8 @@ export interface LabelledExample {
 
 // The same depth from src/ and from dist/, so the compiled script finds the data too.
 export const REPO_ROOT = join(__dirname, '..', '..', '..', '..');
-export const TRAINING_DIR = join(REPO_ROOT, 'test', 'fixtures', 'feedback-training');
-export const EVALUATION_FILE = join(REPO_ROOT, 'test', 'fixtures', 'feedback-evaluation.json');
+const TRAINING_DIR = join(REPO_ROOT, 'test', 'fixtures', 'feedback-training');
+const EVALUATION_FILE = join(REPO_ROOT, 'test', 'fixtures', 'feedback-evaluation.json');
 
 const HEADER = /^([a-z_]+)((?:\s+[hr]=[a-z_0-9]+)*)$/;
 

@@ -5,7 +5,7 @@ import { DueRowColumns } from '../../queue/due-row-columns';
  * pending: waiting to be sent; sent: accepted by the SMTP server; logged: no SMTP_URL, so written
  * to the log and kept here; failed: gave up after the last attempt.
  */
-export type MailStatus = 'pending' | 'sent' | 'logged' | 'failed';
+type MailStatus = 'pending' | 'sent' | 'logged' | 'failed';
 
 /** Every email the service writes, stored first and sent by a job: the mail outbox. */
 @Entity({ name: 'mail_messages' })

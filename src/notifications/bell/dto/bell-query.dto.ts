@@ -5,7 +5,7 @@ import { EndUserFieldsDto } from '../../../auth/dto/end-user.dto';
 import { IsDateTime } from '../../../common/validation/date-time';
 
 /** Spec: Limits → `inbox` limit up to 50 (default 20). */
-export const BELL_MAX_LIMIT = 50;
+const BELL_MAX_LIMIT = 50;
 export const BELL_DEFAULT_LIMIT = 20;
 /** A category as the sending side accepts it: a short lower-case name. */
 export const CATEGORY_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;

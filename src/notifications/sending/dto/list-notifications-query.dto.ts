@@ -4,8 +4,8 @@ import { PageQueryDto } from '../../../common/http/page-query.dto';
 import { CharLength } from '../../../common/validation/char-length';
 import { CATEGORY_PATTERN, NOTIFICATION_LIMITS } from '../notification-input';
 
-export const LIST_STATUSES = ['read', 'unread', 'scheduled'] as const;
-export type ListStatus = (typeof LIST_STATUSES)[number];
+const LIST_STATUSES = ['read', 'unread', 'scheduled'] as const;
+type ListStatus = (typeof LIST_STATUSES)[number];
 
 /** Filters of `GET /v1/notifications`; they combine with AND. */
 export class ListNotificationsQueryDto extends PageQueryDto {

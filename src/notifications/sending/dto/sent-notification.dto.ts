@@ -103,8 +103,6 @@ export function toSentNotificationDto(row: NotificationEntity, now: Date): SentN
   };
 }
 
-export const NOTIFICATION_LIST_AUDIENCES = ['user', 'group', 'all'] as const;
-
 export class DeletedNotificationDto {
   @ApiProperty({ example: 'ntf_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' })
   id: string;

@@ -4,7 +4,7 @@ import { WEBHOOK_FORMATS, type WebhookFormat, type WebhookStatus } from '../../e
 import { WEBHOOK_URL_MAX_LENGTH } from '../../url-policy/url-rules';
 import { EVENTS_MAX_ITEMS } from './create-endpoint.dto';
 
-export const SETTABLE_STATUSES = ['enabled', 'disabled'] as const satisfies readonly WebhookStatus[];
+const SETTABLE_STATUSES = ['enabled', 'disabled'] as const satisfies readonly WebhookStatus[];
 
 /** `PATCH /v1/webhooks/{id}`: only the fields sent change. */
 export class UpdateEndpointDto {
