@@ -17,6 +17,16 @@ export class AccountsService {
     return this.db.manager.findOne(AccountEntity, { where: { subject } });
   }
 
+  /** The account by id, read with `em` (a transaction's, or the pool's). */
+  findById(em: EntityManager, accountId: string): Promise<AccountEntity | null> {
+    return em.findOne(AccountEntity, { where: { id: accountId } });
+  }
+
+  /** Inserts a new account row (from `newAccountRow`) in `em`'s transaction. */
+  async insertAccount(em: EntityManager, account: AccountEntity): Promise<void> {
+    await em.insert(AccountEntity, account);
+  }
+
   /**
    * Holds the account's row lock until the transaction ends: creating and deleting projects count
    * the account's projects first, so concurrent requests count one after another.

@@ -6,9 +6,9 @@ import { newId } from '../common/ids/ids';
 import { ChangeNotifications } from '../infra/database/change-notifications.service';
 import { Database } from '../infra/database/database.service';
 import { isUniqueViolation } from '../infra/database/postgres-errors';
-import { ProjectEntity } from '../projects/entities/project.entity';
 import { activeKeyLimit } from '../projects/plans';
 import { ProjectRef, toProjectRef } from '../projects/project-ref';
+import { projectAndTwinIds } from '../projects/projects.queries';
 import { PROJECT_CHANGE, ProjectsService } from '../projects/projects.service';
 import { LookupCache } from '../common/cache/lookup-cache';
 import { type KeyWithProject, type ProjectProbe, type RevokeTarget, findKeyWithProject, revokeKey } from './api-keys.queries';
@@ -185,8 +185,7 @@ export class ApiKeysService {
   async listKeys(project: ProjectRef): Promise<ListedKey[]> {
     const rows = await this.db.manager
       .createQueryBuilder(ApiKeyEntity, 'key')
-      .innerJoin(ProjectEntity, 'project', 'project.id = key.project_id')
-      .where('project.id = :id OR project.live_project_id = :id', { id: project.id })
+      .where(`key.project_id IN (${projectAndTwinIds(':id')})`, { id: project.id })
       .orderBy('key.created_at', 'DESC')
       .addOrderBy('key.id', 'DESC')
       .getMany();
@@ -214,7 +213,7 @@ export class ApiKeysService {
   private async ownerOf(em: EntityManager, projectId: string, mode: ApiKeyMode): Promise<ProjectRef> {
     if (mode === 'test') return this.projects.testTwinOf(em, projectId);
     // Serialises concurrent creations for one project so the cap holds.
-    const row = await em.findOne(ProjectEntity, { where: { id: projectId }, lock: { mode: 'pessimistic_write' } });
+    const row = await this.projects.lockedProject(em, projectId);
     if (!row) throw new ApiError('NOT_FOUND', `No project ${projectId}.`, { param: 'project' });
     if (row.liveProjectId) {
       throw new ApiError('VALIDATION_ERROR', `${projectId} is a test-mode project: it only takes test keys.`, { param: 'project' });

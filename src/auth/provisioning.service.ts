@@ -49,7 +49,7 @@ export class ProvisioningService {
     try {
       return await this.db.transaction(async (em) => {
         const account = this.accounts.newAccountRow(subject, user.email);
-        await em.insert(AccountEntity, account);
+        await this.accounts.insertAccount(em, account);
         const created = await this.createInside(
           em,
           { name: input.project_name ?? DEFAULT_PROJECT_NAME, plan: 'free', accountId: account.id },

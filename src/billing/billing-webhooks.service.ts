@@ -4,7 +4,6 @@ import { Clock } from '../common/clock/clock';
 import { idPattern } from '../common/ids/ids';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from '../infra/database/database.service';
-import { ProjectEntity } from '../projects/entities/project.entity';
 import { lockProject } from '../projects/project-lock';
 import { ProjectsService } from '../projects/projects.service';
 import { type BillingUpdate, type ProviderEvent, billingUpdateOf, isHandledEventType } from './billing-events';
@@ -76,7 +75,7 @@ export class BillingWebhooksService {
     const ignored = { outcome: 'ignored' as const, projectId };
     if (!projectId) return ignored;
     await lockProject(em, projectId);
-    const project = await em.findOne(ProjectEntity, { where: { id: projectId }, select: { id: true, liveProjectId: true } });
+    const project = await this.projects.liveLinkOf(em, projectId);
     if (!project || project.liveProjectId) return { ...ignored, projectId: null };
     const occurredAt = new Date(event.created * 1000);
     const account = await findBillingAccount(em, projectId);

@@ -5,9 +5,10 @@ import { BillingWebhooksService } from './billing-webhooks.service';
 import { BillingController } from './billing.controller';
 import { BillingService } from './billing.service';
 import { ProjectsModule } from '../projects/projects.module';
+import { AccountsModule } from '../accounts/accounts.module';
 
 @Module({
-  imports: [ProjectsModule],
+  imports: [ProjectsModule, AccountsModule],
   controllers: [BillingController, BillingWebhookController],
   providers: [BillingProvider, BillingService, BillingWebhooksService],
   exports: [BillingService],

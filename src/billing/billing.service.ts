@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AccountEntity } from '../accounts/entities/account.entity';
+import { AccountsService } from '../accounts/accounts.service';
 import { ApiError } from '../common/errors/api-error';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from '../infra/database/database.service';
-import { ProjectEntity } from '../projects/entities/project.entity';
 import { PURCHASABLE_PLANS } from '../projects/plans';
 import type { ProjectRef } from '../projects/project-ref';
+import { ProjectsService } from '../projects/projects.service';
 import { isPurchasablePlan } from './billing-events';
 import { BillingProvider, notConfigured } from './billing-provider.client';
 import { findBillingAccount } from './billing.queries';
@@ -39,17 +39,16 @@ export class BillingService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly db: Database,
     private readonly provider: BillingProvider,
+    private readonly projects: ProjectsService,
+    private readonly accounts: AccountsService,
   ) {}
 
   async getBilling(project: ProjectRef): Promise<BillingDto> {
     const em = this.db.manager;
     // The plan from the row, not the request's cached ProjectRef: a webhook may have just changed it.
-    const [row, account] = await Promise.all([
-      em.findOneOrFail(ProjectEntity, { where: { id: project.id }, select: { id: true, plan: true } }),
-      findBillingAccount(em, project.id),
-    ]);
+    const [plan, account] = await Promise.all([this.projects.currentPlan(em, project.id), findBillingAccount(em, project.id)]);
     return {
-      plan: row.plan,
+      plan,
       billing_configured: this.provider.configured,
       has_billing_account: account !== null,
       subscription_status: account?.subscriptionStatus ?? null,
@@ -73,7 +72,7 @@ export class BillingService {
         param: 'plan',
       });
     }
-    const owner = project.accountId ? await em.findOne(AccountEntity, { where: { id: project.accountId } }) : null;
+    const owner = project.accountId ? await this.accounts.findById(em, project.accountId) : null;
     const session = await this.provider.createCheckoutSession({
       projectId: project.id,
       plan: input.plan,

@@ -7,10 +7,10 @@ import { isId, newId } from '../common/ids/ids';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from '../infra/database/database.service';
 import { isUniqueViolation } from '../infra/database/postgres-errors';
-import { ProjectEntity } from '../projects/entities/project.entity';
 import { planLimit } from '../projects/plans';
 import { lockProject } from '../projects/project-lock';
 import type { ProjectRef } from '../projects/project-ref';
+import { ProjectsService } from '../projects/projects.service';
 import { CustomDomainHosts } from './custom-domain-hosts.service';
 import {
   countProjectDomains,
@@ -79,6 +79,7 @@ export class CustomDomainsService {
     private readonly dns: DnsResolver,
     private readonly hosts: CustomDomainHosts,
     private readonly recheck: DomainRecheck,
+    private readonly projects: ProjectsService,
   ) {}
 
   async listDomains(project: ProjectRef): Promise<CustomDomainDto[]> {
@@ -162,7 +163,7 @@ export class CustomDomainsService {
   }
 
   private async checkPlanLimit(em: EntityManager, project: ProjectRef): Promise<void> {
-    const { plan } = await em.findOneOrFail(ProjectEntity, { where: { id: project.id }, select: { id: true, plan: true } });
+    const plan = await this.projects.currentPlan(em, project.id);
     const limit = planLimit(plan, 'customDomains');
     if ((await countProjectDomains(em, project.id)) < limit) return;
     throw new ApiError('CUSTOM_DOMAIN_LIMIT_REACHED', `The ${plan} plan allows ${limit} custom hostname${limit === 1 ? '' : 's'}.`, {

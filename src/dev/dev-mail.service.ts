@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../infra/database/database.service';
-import { MailMessageEntity } from '../infra/mail/entities/mail-message.entity';
+import type { MailMessageEntity } from '../infra/mail/entities/mail-message.entity';
 import { linksInMail } from '../infra/mail/mail-links';
+import { MailService } from '../infra/mail/mail.service';
 
 /** How many messages GET /dev/mail shows: enough for a session of trying things out. */
 const DEV_MAIL_LIMIT = 50;
@@ -39,10 +40,13 @@ function toDevMailDto(row: MailMessageEntity): DevMailDto {
  */
 @Injectable()
 export class DevMailService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly mail: MailService,
+  ) {}
 
   async listMail(): Promise<DevMailDto[]> {
-    const rows = await this.db.manager.find(MailMessageEntity, { order: { createdAt: 'DESC', id: 'DESC' }, take: DEV_MAIL_LIMIT });
+    const rows = await this.mail.latestMail(this.db.manager, DEV_MAIL_LIMIT);
     return rows.map(toDevMailDto);
   }
 }

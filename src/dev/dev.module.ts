@@ -7,6 +7,7 @@ import { DevMailController } from './dev-mail.controller';
 import { DevMailService } from './dev-mail.service';
 import { ProjectsModule } from '../projects/projects.module';
 import { AuthModule } from '../auth/auth.module';
+import { MailModule } from '../infra/mail/mail.module';
 
 /**
  * Development aids: GET /dev/mail and GET /demo. Registered only with DEV_MAIL on (by default
@@ -18,7 +19,7 @@ export class DevModule {
     if (!config.devMail) return { module: DevModule };
     return {
       module: DevModule,
-      imports: [NotificationsModule, ProjectsModule, AuthModule],
+      imports: [NotificationsModule, ProjectsModule, AuthModule, MailModule],
       controllers: [DevMailController, DemoController],
       providers: [DevMailService, DemoService],
     };

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { type PersonToErase, isPersonValue, jsonTokensOf, someStringValue, withoutPerson } from '../infra/erasure/person-match';
-import type { EventEntity } from './entities/event.entity';
+import { EventEntity } from './entities/event.entity';
 
 /**
  * One event row. Plain SQL: TypeORM's `em.insert` spends a few hundred µs of CPU building the
@@ -17,6 +17,19 @@ export async function insertEvent(
     JSON.stringify(event.data),
     event.createdAt,
   ]);
+}
+
+/** The project's event by id; null when there is none. */
+export function findEvent(em: EntityManager, projectId: string, eventId: string): Promise<EventEntity | null> {
+  return em.findOne(EventEntity, { where: { id: eventId, projectId } });
+}
+
+/** The project's events among `eventIds` (one query), in no set order; ids with no event are left out. */
+export function findEvents(em: EntityManager, projectId: string, eventIds: readonly string[]): Promise<EventEntity[]> {
+  return em
+    .createQueryBuilder(EventEntity, 'e')
+    .where('e.project_id = :projectId AND e.id IN (:...ids)', { projectId, ids: eventIds })
+    .getMany();
 }
 
 /**

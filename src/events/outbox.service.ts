@@ -5,7 +5,8 @@ import { newId } from '../common/ids/ids';
 import { ErasureRegistry } from '../infra/erasure/erasure-registry.service';
 import type { ProjectRef } from '../projects/project-ref';
 import { EVENT_CATALOG, EventType, fieldMismatch } from './event-catalog';
-import { insertEvent, nullPersonInEvents } from './events.queries';
+import type { EventEntity } from './entities/event.entity';
+import { findEvent, findEvents, insertEvent, nullPersonInEvents } from './events.queries';
 
 export interface RecordedEvent {
   id: string;
@@ -62,6 +63,16 @@ export class OutboxService implements OnModuleInit {
     await insertEvent(em, event);
     for (const listener of this.listeners) await listener(em, event, known);
     return event;
+  }
+
+  /** The project's event by id, read with `em`; null when there is none (erased with its project). */
+  findEvent(em: EntityManager, projectId: string, eventId: string): Promise<EventEntity | null> {
+    return findEvent(em, projectId, eventId);
+  }
+
+  /** The project's events among `eventIds`, in one query; `eventIds` must not be empty. */
+  findEvents(em: EntityManager, projectId: string, eventIds: readonly string[]): Promise<EventEntity[]> {
+    return findEvents(em, projectId, eventIds);
   }
 
   /** The envelope a receiver gets (spec: Events → Envelope). */

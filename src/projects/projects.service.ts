@@ -131,6 +131,32 @@ export class ProjectsService {
     await this.changes.announce(em, PROJECT_CHANGE, projectId);
   }
 
+  /**
+   * The project row, locked (FOR UPDATE) until `em`'s transaction ends; given `accountId`, only
+   * when that account owns it. Null when there is no such project.
+   */
+  lockedProject(em: EntityManager, projectId: string, accountId?: string): Promise<ProjectEntity | null> {
+    const where = accountId === undefined ? { id: projectId } : { id: projectId, accountId };
+    return em.findOne(ProjectEntity, { where, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** The project's id and, for a test-mode twin, its live project's id; null when there is no such project. */
+  liveLinkOf(em: EntityManager, projectId: string): Promise<Pick<ProjectEntity, 'id' | 'liveProjectId'> | null> {
+    return em.findOne(ProjectEntity, { where: { id: projectId }, select: { id: true, liveProjectId: true } });
+  }
+
+  /** The project's plan as stored now (a request's cached ProjectRef may predate a change); the project must exist. */
+  async currentPlan(em: EntityManager, projectId: string): Promise<PlanName> {
+    const row = await em.findOneOrFail(ProjectEntity, { where: { id: projectId }, select: { id: true, plan: true } });
+    return row.plan;
+  }
+
+  /** Renames a live project and its test-mode twin, which keeps the live project's name. */
+  async renameWithTwin(em: EntityManager, projectId: string, name: string, updatedAt: Date): Promise<void> {
+    await em.update(ProjectEntity, { id: projectId }, { name, updatedAt });
+    await em.update(ProjectEntity, { liveProjectId: projectId }, { name, updatedAt });
+  }
+
   /** The project's slug as stored now, in `em`'s transaction. */
   slugOf(em: EntityManager, projectId: string): Promise<string> {
     return readProjectSlug(em, projectId);

@@ -81,9 +81,7 @@ export class DashboardProjectsService {
       if (input.name !== undefined && input.name !== row.name) {
         row.name = input.name;
         row.updatedAt = this.clock.now();
-        await em.update(ProjectEntity, { id: row.id }, { name: row.name, updatedAt: row.updatedAt });
-        // The test-mode twin keeps the live project's name.
-        await em.update(ProjectEntity, { liveProjectId: row.id }, { name: row.name, updatedAt: row.updatedAt });
+        await this.projects.renameWithTwin(em, row.id, row.name, row.updatedAt);
       }
       if (input.slug !== undefined) await this.slugs.changeSlug(em, row, input.slug);
       await this.projects.announceChange(em, row.id);
@@ -107,7 +105,7 @@ export class DashboardProjectsService {
   }
 
   private async lockOwnProject(em: EntityManager, accountId: string, projectId: string): Promise<ProjectEntity> {
-    const row = await em.findOne(ProjectEntity, { where: { id: projectId, accountId }, lock: { mode: 'pessimistic_write' } });
+    const row = await this.projects.lockedProject(em, projectId, accountId);
     if (!row || row.liveProjectId !== null) throw projectNotFound(projectId);
     return row;
   }

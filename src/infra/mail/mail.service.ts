@@ -89,7 +89,13 @@ export class MailService implements OnModuleInit, OnModuleDestroy {
     this.transport.close();
   }
 
+  /** The newest queued and sent mail, newest first, at most `limit` of them. */
+  latestMail(em: EntityManager, limit: number): Promise<MailMessageEntity[]> {
+    return em.find(MailMessageEntity, { order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+  }
+
   /** Writes the email into the outbox inside `em`'s transaction; it is sent after commit. */
+
   async queueMail(em: EntityManager, draft: MailDraft): Promise<string> {
     const row = newMailRow(draft, this.clock.now());
     await insertMail(em, row);

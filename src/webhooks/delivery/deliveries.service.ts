@@ -7,7 +7,7 @@ import { listPage, newestFirst } from '../../common/http/list-page';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Database } from '../../infra/database/database.service';
 import { DueRows } from '../../infra/queue/due-rows.service';
-import { EventEntity } from '../../events/entities/event.entity';
+import { OutboxService } from '../../events/outbox.service';
 import type { ProjectRef } from '../../projects/project-ref';
 import { WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
 import { WebhookEndpointEntity } from '../entities/webhook-endpoint.entity';
@@ -49,6 +49,7 @@ export class DeliveriesService {
     private readonly clock: Clock,
     private readonly dueRows: DueRows,
     private readonly sender: WebhookSender,
+    private readonly outbox: OutboxService,
   ) {}
 
   async list(project: ProjectRef, endpointId: string, query: ListDeliveriesQueryDto): Promise<Paged<WebhookDeliveryDto>> {
@@ -169,10 +170,7 @@ export class DeliveriesService {
   private async payloads(endpoint: WebhookEndpointEntity, rows: WebhookDeliveryEntity[]): Promise<Map<string, Record<string, unknown>>> {
     const ids = [...new Set(rows.map((row) => row.eventId))];
     if (ids.length === 0) return new Map();
-    const events = await this.db.manager
-      .createQueryBuilder(EventEntity, 'e')
-      .where('e.project_id = :projectId AND e.id IN (:...ids)', { projectId: endpoint.projectId, ids })
-      .getMany();
+    const events = await this.outbox.findEvents(this.db.manager, endpoint.projectId, ids);
     return new Map(events.map((event) => [event.id, payloadFor(endpoint.format, envelopeOf(event))]));
   }
 }

@@ -6,7 +6,7 @@ import { Database } from '../../infra/database/database.service';
 import { DueRows, type DueRowsDefinition, PermanentFailure, defineDueRows } from '../../infra/queue/due-rows.service';
 import type { DueRowJob } from '../../infra/queue/job-catalog';
 import { OnJob } from '../../infra/queue/on-job.decorator';
-import { EventEntity } from '../../events/entities/event.entity';
+import { OutboxService } from '../../events/outbox.service';
 import type { WebhookEnvelope } from '../chat/chat-message';
 import { WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
 import { WebhookEndpointEntity } from '../entities/webhook-endpoint.entity';
@@ -62,6 +62,7 @@ export class WebhookSender implements OnModuleInit, OnApplicationShutdown {
     private readonly clock: Clock,
     private readonly dueRows: DueRows,
     private readonly box: WebhookSecretBox,
+    private readonly outbox: OutboxService,
   ) {
     this.definition = defineDueRows<WebhookDeliveryEntity>({
       name: 'webhook deliveries',
@@ -96,7 +97,7 @@ export class WebhookSender implements OnModuleInit, OnApplicationShutdown {
     const em = this.db.manager;
     const [endpoint, event] = await Promise.all([
       em.findOne(WebhookEndpointEntity, { where: { id: row.endpointId, projectId: row.projectId } }),
-      em.findOne(EventEntity, { where: { id: row.eventId, projectId: row.projectId } }),
+      this.outbox.findEvent(em, row.projectId, row.eventId),
     ]);
     if (!endpoint) throw new PermanentFailure('The endpoint no longer exists');
     if (endpoint.status !== 'enabled') {
