@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { type SourceFile, moduleOf, ownerMapOf, ownershipViolations, tablesNamedIn } from './table-ownership';
+import { type SourceFile, entityOwnersOf, moduleOf, ownerMapOf, ownershipViolations, tablesNamedIn } from './table-ownership';
 
 const ROOT = join(__dirname, '../..');
 
@@ -25,15 +25,15 @@ function sourcesUnder(folder: string): SourceFile[] {
     .map((path) => ({ path, text: readFileSync(join(ROOT, path), 'utf8') }));
 }
 
-const entity = (path: string, table: string): SourceFile => ({
+const entity = (path: string, table: string, className: string): SourceFile => ({
   path,
-  text: `import { Entity } from 'typeorm';\n@Entity({ name: '${table}' })\nexport class PlantedEntity {}\n`,
+  text: `import { Entity } from 'typeorm';\n@Entity({ name: '${table}' })\nexport class ${className} {}\n`,
 });
 
 // Two modules of a planted tree, each owning one table.
 const PLANTED_ENTITIES = [
-  entity('src/books/entities/book.entity.ts', 'books'),
-  entity('src/infra/shelves/entities/shelf.entity.ts', 'shelves'),
+  entity('src/books/entities/book.entity.ts', 'books', 'BookEntity'),
+  entity('src/infra/shelves/entities/shelf.entity.ts', 'shelves', 'ShelfEntity'),
 ];
 
 describe('data ownership: SQL names only its own module’s tables, from *.queries.ts files', () => {
@@ -122,6 +122,34 @@ describe('data ownership: SQL names only its own module’s tables, from *.queri
     expect(ownershipViolations([...PLANTED_ENTITIES, owner, user])).toEqual([]);
   });
 
+  it('fails on a TypeORM call given another module’s entity class, and lets a module use its own', () => {
+    expect(Object.fromEntries(entityOwnersOf(PLANTED_ENTITIES))).toEqual({ BookEntity: 'books', ShelfEntity: 'infra/shelves' });
+    const planted = {
+      path: 'src/books/books.service.ts',
+      text: [
+        "import { ShelfEntity } from '../infra/shelves/entities/shelf.entity';",
+        'export class BooksService {',
+        '  async shelved(em: Em, id: string) {',
+        "    const shelf = await em.findOne(ShelfEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });",
+        '    return em',
+        "      .createQueryBuilder(BookEntity, 'b')",
+        "      .innerJoin(ShelfEntity, 's', 's.id = b.shelf_id')",
+        '      .getMany();',
+        '  }',
+        '}',
+      ].join('\n'),
+    };
+    // An entity file names other entities for its relations; a type names one without reaching its table.
+    const relation = {
+      path: 'src/books/entities/loan.entity.ts',
+      text: "@ManyToOne(() => ShelfEntity)\nshelf!: ShelfEntity;\nplan!: ShelfEntity['plan'];\nexport class LoanEntity {}\n",
+    };
+    expect(ownershipViolations([...PLANTED_ENTITIES, planted, relation])).toEqual([
+      'src/books/books.service.ts:4: findOne(ShelfEntity), an entity of infra/shelves',
+      'src/books/books.service.ts:7: innerJoin(ShelfEntity), an entity of infra/shelves',
+    ]);
+  });
+
   it('holds for src/', () => {
     const sources = sourcesUnder('src');
     const { owners } = ownerMapOf(sources);
@@ -130,6 +158,9 @@ describe('data ownership: SQL names only its own module’s tables, from *.queri
     expect(owners.get('idempotency_records')).toBe('idempotency');
     expect(owners.get('mail_messages')).toBe('infra/mail');
     expect(owners.size).toBeGreaterThanOrEqual(50);
+    const entityOwners = entityOwnersOf(sources);
+    expect(entityOwners.get('ProjectEntity')).toBe('projects');
+    expect(entityOwners.get('MailMessageEntity')).toBe('infra/mail');
     expect(ownershipViolations(sources)).toEqual([]);
   });
 });

@@ -233,8 +233,9 @@ function tokenize(sql: string): string[] {
 
 /**
  * Everything that breaks the rule in `sources`: a `*.queries.ts` file outside a module folder,
- * SQL that names a table outside a `*.queries.ts` file, and SQL that names a table of another
- * module. Tables nobody declares (catalog views, CTE names) are not checked.
+ * SQL that names a table outside a `*.queries.ts` file, SQL that names a table of another module,
+ * and a TypeORM call given another module's entity class (foreignEntityUsesOf). Tables nobody
+ * declares (catalog views, CTE names) are not checked.
  */
 export function ownershipViolations(sources: readonly SourceFile[]): string[] {
   const { owners, problems } = ownerMapOf(sources);
@@ -252,9 +253,56 @@ export function ownershipViolations(sources: readonly SourceFile[]): string[] {
       }
     }
   }
-  return violations;
+  return [...violations, ...foreignEntityUsesOf(sources)];
 }
 
 function parse(source: SourceFile): ts.SourceFile {
   return ts.createSourceFile(source.path, source.text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+}
+
+/** Entity class name → owning module, from the `export class XxxEntity` declarations. */
+export function entityOwnersOf(sources: readonly SourceFile[]): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const source of sources) {
+    const module = moduleOf(source.path);
+    if (module === null) continue;
+    for (const match of source.text.matchAll(/\bexport\s+class\s+(\w+Entity)\b/g)) owners.set(match[1], module);
+  }
+  return owners;
+}
+
+// TypeORM calls that read or write the table of the entity class given first: the entity
+// manager's and a repository's, and a query builder's joins and FROM.
+const ENTITY_DATA_CALLS = new Set([
+  'find', 'findOne', 'findOneOrFail', 'findBy', 'findOneBy', 'count', 'countBy', 'exists', 'existsBy', 'insert', 'update',
+  'delete', 'upsert', 'save', 'remove', 'increment', 'decrement', 'createQueryBuilder', 'getRepository',
+  'innerJoin', 'leftJoin', 'innerJoinAndSelect', 'leftJoinAndSelect', 'from',
+]); // prettier-ignore
+
+/**
+ * TypeORM calls given another module's entity class (`em.findOne(OtherEntity, …)`,
+ * `qb.innerJoin(OtherEntity, …)`): each reaches that module's table without its service. Entity
+ * files (relations name other entities), unit specs and migrations are not read.
+ */
+export function foreignEntityUsesOf(sources: readonly SourceFile[], owners = entityOwnersOf(sources)): string[] {
+  const violations: string[] = [];
+  for (const source of sources) {
+    const module = moduleOf(source.path);
+    if (/\.(entity|spec)\.ts$/.test(source.path) || source.path.includes('/migrations/')) continue;
+    if (!/\w+Entity\b/.test(source.text)) continue;
+    const file = parse(source);
+    const visit = (node: ts.Node): void => {
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ENTITY_DATA_CALLS.has(node.expression.name.text)) {
+        const [first] = node.arguments;
+        const owner = first !== undefined && ts.isIdentifier(first) ? owners.get(first.text) : undefined;
+        if (owner !== undefined && owner !== module) {
+          const line = file.getLineAndCharacterOfPosition(first.getStart(file)).line + 1;
+          violations.push(`${source.path}:${line}: ${node.expression.name.text}(${first.getText(file)}), an entity of ${owner}`);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(file);
+  }
+  return violations;
 }
