@@ -24,6 +24,7 @@ import { AuthModule } from '../auth/auth.module';
 import { EncryptionModule } from '../infra/encryption/encryption.module';
 import { RateLimitModule } from '../infra/rate-limit/rate-limit.module';
 import { ErasureRegistryModule } from '../infra/erasure/erasure-registry.module';
+import { NotificationReleaseProcessor } from './sending/notification-release.processor';
 
 /**
  * In-app notifications (spec: Notification, its states, the Notifications endpoints, Notification
@@ -42,6 +43,7 @@ import { ErasureRegistryModule } from '../infra/erasure/erasure-registry.module'
     NotificationByIdController,
   ],
   providers: [
+    NotificationReleaseProcessor,
     SigningSecretsService,
     NotificationSettingsService,
     ChangelogBroadcasts,

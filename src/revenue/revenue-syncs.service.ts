@@ -6,7 +6,6 @@ import { Database } from '../infra/database/database.service';
 import { DueRows, PermanentFailure, defineDueRows } from '../infra/queue/due-rows.service';
 import { pendingColumns } from '../infra/queue/due-rows.queries';
 import type { DueRowJob } from '../infra/queue/job-catalog';
-import { OnJob } from '../infra/queue/on-job.decorator';
 import { planAllows } from '../projects/plans';
 import { ProjectsService } from '../projects/projects.service';
 import type { SyncState, SyncStatusDto } from './dto/processor-connection.dto';
@@ -115,7 +114,6 @@ export class RevenueSyncs implements OnModuleInit {
     };
   }
 
-  @OnJob('revenue.sync')
   async runSync({ id }: DueRowJob): Promise<void> {
     await this.dueRows.process(REVENUE_SYNCS, id, (row) => this.attempt(row));
     await this.queueNext(id);

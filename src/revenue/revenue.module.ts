@@ -13,12 +13,14 @@ import { RevenueSyncs } from './revenue-syncs.service';
 import { ProjectsModule } from '../projects/projects.module';
 import { EncryptionModule } from '../infra/encryption/encryption.module';
 import { ErasureRegistryModule } from '../infra/erasure/erasure-registry.module';
+import { RevenueSyncProcessor } from './revenue-sync.processor';
 
 /** Read-only revenue from a connected payment processor: the connection, its sync, and the figures. */
 @Module({
   imports: [ContactsModule, ProjectsModule, EncryptionModule, ErasureRegistryModule],
   controllers: [RevenueController, DashboardRevenueController],
   providers: [
+    RevenueSyncProcessor,
     ProcessorClients,
     ProcessorKeyBox,
     RevenueConnectionService,

@@ -15,6 +15,7 @@ import { AuthModule } from '../auth/auth.module';
 import { EncryptionModule } from '../infra/encryption/encryption.module';
 import { EventsModule } from '../events/events.module';
 import { ErasureRegistryModule } from '../infra/erasure/erasure-registry.module';
+import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 
 /**
  * Outbound webhooks (spec: Webhook endpoint, Webhooks, Events, Signature, Delivery): endpoints and
@@ -25,6 +26,7 @@ import { ErasureRegistryModule } from '../infra/erasure/erasure-registry.module'
   imports: [ProjectsModule, AuthModule, EventsModule, EncryptionModule, ErasureRegistryModule],
   controllers: [EndpointsController, DeliveriesController],
   providers: [
+    WebhookDeliveryProcessor,
     EndpointsService,
     WebhookHostResolver,
     WebhookUrlPolicy,

@@ -64,11 +64,14 @@ describe('file names say what a file is: the closed list of role suffixes', () =
     ]);
   });
 
-  it('keeps a job handler with the service that queues its job, and reads no comment as code', () => {
-    const handler = injectable('Releases', "\n  @OnJob('notifications.release')\n  release(): void {}\n");
-    expect(roleViolations([{ path: 'src/n/releases.service.ts', text: handler }])).toEqual([]);
-    expect(roleViolations([{ path: 'src/n/releases.cache.ts', text: handler }])).toEqual([
-      expect.stringContaining('holds an @OnJob handler'),
+  it('puts a job handler in a .processor.ts, and reads no comment as code', () => {
+    const handler = injectable('NotificationReleaseProcessor', "\n  @OnJob('notifications.release')\n  handle(): void {}\n");
+    expect(roleViolations([{ path: 'src/n/notification-release.processor.ts', text: handler }])).toEqual([]);
+    expect(roleViolations([{ path: 'src/n/notification-releases.service.ts', text: handler }])).toEqual([
+      expect.stringContaining('holds an @OnJob handler, which belongs in a .processor.ts'),
+    ]);
+    expect(roleViolations([{ path: 'src/n/release.processor.ts', text: injectable('NotAProcessor') }])).toEqual([
+      expect.stringContaining('named .processor.ts'),
     ]);
     expect(
       roleViolations([{ path: 'src/n/notes.ts', text: "/**\n * Usage: @OnJob('x') on a method.\n */\nexport const X = 1;\n" }]),

@@ -17,10 +17,14 @@ export const FILE_ROLES: readonly FileRole[] = [
   { suffix: '.controller.ts', what: 'HTTP routes (one-line handlers)', declares: /@Controller\(/ },
   {
     suffix: '.service.ts',
-    what: 'a use case’s rules or a capability other modules call; owns the @OnJob handler of a job it queues',
+    what: 'a use case’s rules or a capability other modules call',
     declares: INJECTABLE,
   },
-  { suffix: '.processor.ts', what: 'the queue’s worker host, which hands each job to its @OnJob handler', declares: /extends WorkerHost/ },
+  {
+    suffix: '.processor.ts',
+    what: 'a job’s entry point: its @OnJob handler, which hands the job to the service that queued it; and the queue’s worker host',
+    declares: /@OnJob\(|extends WorkerHost/,
+  },
   { suffix: '.guard.ts', what: 'a guard', declares: /implements CanActivate/ },
   { suffix: '.step.ts', what: 'one step of the route-policy guard', declares: /implements PolicyStep/ },
   { suffix: '.middleware.ts', what: 'an Express layer', declares: /implements NestMiddleware|export function \w+Middleware\(/ },
@@ -79,8 +83,8 @@ export function roleViolations(files: readonly RoleSource[]): string[] {
       if (marker.test(body) && role.suffix !== suffix)
         violations.push(`${path}: declares what ${suffix} files hold, but is named ${role.suffix}`);
     }
-    if (/@OnJob\(/.test(body) && role.suffix !== '.service.ts')
-      violations.push(`${path}: holds an @OnJob handler, which belongs to the .service.ts that queues the job`);
+    if (/@OnJob\(/.test(body) && role.suffix !== '.processor.ts')
+      violations.push(`${path}: holds an @OnJob handler, which belongs in a .processor.ts`);
   }
   return violations;
 }

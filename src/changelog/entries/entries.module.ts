@@ -10,6 +10,7 @@ import { EntryPublishing } from './entry-publishing.service';
 import { PublishedChangelogEntries } from './published-entries.service';
 import { ProjectsModule } from '../../projects/projects.module';
 import { EventsModule } from '../../events/events.module';
+import { EntryPublicationProcessor } from './entry-publication.processor';
 
 /**
  * Changelog entries and their lifecycle (spec: Changelog entry, States and transitions → Changelog
@@ -20,7 +21,7 @@ import { EventsModule } from '../../events/events.module';
 @Module({
   imports: [NotificationsModule, FeedbackModule, PublicChangelogModule, ChangelogSubscribersModule, ProjectsModule, EventsModule],
   controllers: [EntriesController],
-  providers: [EntryPublishing, EntriesService, EntryLifecycleService, PublishedChangelogEntries],
+  providers: [EntryPublicationProcessor, EntryPublishing, EntriesService, EntryLifecycleService, PublishedChangelogEntries],
   exports: [EntriesService, EntryLifecycleService],
 })
 export class ChangelogEntriesModule {}

@@ -10,7 +10,6 @@ import { Database } from '../../infra/database/database.service';
 import { DueRows, defineDueRows } from '../../infra/queue/due-rows.service';
 import { pendingColumns } from '../../infra/queue/due-rows.queries';
 import type { DueRowJob } from '../../infra/queue/job-catalog';
-import { OnJob } from '../../infra/queue/on-job.decorator';
 import { PlanUsage } from '../../projects/plan-usage.service';
 import { planLimit } from '../../projects/plans';
 import type { ProjectRef } from '../../projects/project-ref';
@@ -115,7 +114,6 @@ export class EntryPublishing implements OnModuleInit {
    * scheduled for this row's time and that time has come; otherwise the row ends `skipped`. With the
    * claim of the due row and the entry lock, a schedule publishes at most once however many workers race.
    */
-  @OnJob('changelog.publish')
   publishScheduled({ id }: DueRowJob): Promise<void> {
     return this.dueRows.process(CHANGELOG_PUBLICATIONS, id, (row) =>
       this.db.transaction(async (em) => {

@@ -7,7 +7,6 @@ import { Database } from '../../infra/database/database.service';
 import { DueRows, defineDueRows } from '../../infra/queue/due-rows.service';
 import { pendingColumns } from '../../infra/queue/due-rows.queries';
 import type { DueRowJob } from '../../infra/queue/job-catalog';
-import { OnJob } from '../../infra/queue/on-job.decorator';
 import type { ProjectRef } from '../../projects/project-ref';
 import { ProjectsService } from '../../projects/projects.service';
 import { entryPublicUrl } from '../shared/changelog-links';
@@ -85,7 +84,6 @@ export class SubscriberMailings implements OnModuleInit {
     this.dueRows.enqueueAfterCommit(em, CHANGELOG_MAILINGS, row);
   }
 
-  @OnJob('changelog.mailing')
   writeEmails({ id }: DueRowJob): Promise<void> {
     return this.dueRows.process(CHANGELOG_MAILINGS, id, (mailing) => this.writeAll(mailing));
   }

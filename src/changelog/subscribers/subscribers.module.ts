@@ -12,6 +12,7 @@ import { ProjectsModule } from '../../projects/projects.module';
 import { EventsModule } from '../../events/events.module';
 import { MailModule } from '../../infra/mail/mail.module';
 import { ErasureRegistryModule } from '../../infra/erasure/erasure-registry.module';
+import { SubscriberMailingProcessor } from './subscriber-mailing.processor';
 
 // The topics form: label checkboxes; nothing bigger is a form of ours.
 const TOPICS_FORM_LIMIT = '16kb';
@@ -23,7 +24,7 @@ const TOPICS_FORM_LIMIT = '16kb';
 @Module({
   imports: [EmailTemplatesModule, ProjectsModule, EventsModule, MailModule, ErasureRegistryModule],
   controllers: [SubscribersController, SubscriberLinksController, DashboardSubscribersController],
-  providers: [SubscriberMailings, SubscriberMailer, SubscribersService, SubscriberLinksService],
+  providers: [SubscriberMailingProcessor, SubscriberMailings, SubscriberMailer, SubscribersService, SubscriberLinksService],
   exports: [SubscriberMailings],
 })
 export class ChangelogSubscribersModule implements NestModule {

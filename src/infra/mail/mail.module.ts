@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { MailService } from './mail.service';
 import { ErasureRegistryModule } from '../erasure/erasure-registry.module';
+import { MailSendProcessor } from './mail-send.processor';
 
 @Module({
   imports: [ErasureRegistryModule],
-  providers: [MailService],
+  providers: [MailSendProcessor, MailService],
   exports: [MailService],
 })
 export class MailModule {}

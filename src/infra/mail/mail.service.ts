@@ -7,7 +7,6 @@ import { ErasureRegistry } from '../erasure/erasure-registry.service';
 import { DueRows, defineDueRows } from '../queue/due-rows.service';
 import { pendingColumns } from '../queue/due-rows.queries';
 import type { DueRowJob } from '../queue/job-catalog';
-import { OnJob } from '../queue/on-job.decorator';
 import { MailMessageEntity } from './entities/mail-message.entity';
 import { MailTransport, createMailTransport } from './mail-transport';
 import { deleteMailToPerson, insertMail } from './mail.queries';
@@ -103,7 +102,6 @@ export class MailService implements OnModuleInit, OnModuleDestroy {
     return row.id;
   }
 
-  @OnJob('mail.send')
   sendMail({ id }: DueRowJob): Promise<void> {
     return this.dueRows.process(MAIL_OUTBOX, id, (mail) => this.deliver(mail));
   }

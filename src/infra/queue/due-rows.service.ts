@@ -67,8 +67,8 @@ const SWEEP_BATCH = 500;
  *   await em.insert(DeliveryEntity, row);
  *   this.dueRows.enqueueAfterCommit(em, DELIVERIES, row);
  *
- *   @OnJob('webhooks.deliver')
  *   deliver({ id }: DueRowJob) { return this.dueRows.process(DELIVERIES, id, (row) => this.post(row)); }
+ *   // webhook-delivery.processor.ts: @OnJob('webhooks.deliver') handle(job) { return this.sender.deliver(job); }
  *
  * `post` throws to fail the attempt (the schedule decides what follows), throws PermanentFailure
  * when retrying cannot help, or returns extra columns to write with the success.

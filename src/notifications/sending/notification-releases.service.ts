@@ -6,7 +6,6 @@ import { Database } from '../../infra/database/database.service';
 import { DueRows, defineDueRows } from '../../infra/queue/due-rows.service';
 import { pendingColumns } from '../../infra/queue/due-rows.queries';
 import type { DueRowJob } from '../../infra/queue/job-catalog';
-import { OnJob } from '../../infra/queue/on-job.decorator';
 import { NotificationEntity } from '../entities/notification.entity';
 import { NotificationReleaseEntity } from '../entities/notification-release.entity';
 
@@ -57,7 +56,6 @@ export class NotificationReleases implements OnModuleInit {
    * has come; otherwise (already visible) the row ends `skipped`. Deleting a notification deletes
    * its release row with it (foreign key cascade), so a woken job then finds nothing to claim.
    */
-  @OnJob('notifications.release')
   release({ id }: DueRowJob): Promise<void> {
     return this.dueRows.process(NOTIFICATION_RELEASES, id, (row) =>
       this.db.transaction(async (em) => {

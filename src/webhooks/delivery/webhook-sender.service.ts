@@ -5,7 +5,6 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Database } from '../../infra/database/database.service';
 import { DueRows, type DueRowsDefinition, PermanentFailure, defineDueRows } from '../../infra/queue/due-rows.service';
 import type { DueRowJob } from '../../infra/queue/job-catalog';
-import { OnJob } from '../../infra/queue/on-job.decorator';
 import { OutboxService } from '../../events/outbox.service';
 import type { WebhookEnvelope } from '../chat/chat-message';
 import { WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
@@ -87,7 +86,6 @@ export class WebhookSender implements OnModuleInit, OnApplicationShutdown {
     await this.http.close();
   }
 
-  @OnJob('webhooks.deliver')
   deliver({ id }: DueRowJob): Promise<void> {
     return this.dueRows.process(this.definition, id, (row) => this.attempt(row));
   }
