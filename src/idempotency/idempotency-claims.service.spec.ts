@@ -12,7 +12,7 @@ import { IsString } from 'class-validator';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 
-class ThingDto {
+export class ThingDto {
   @IsString()
   name!: string;
 }

@@ -32,7 +32,7 @@ export class AttributionQueryDto {
   group_by?: AttributionGroup;
 }
 
-class AttributionMrrDto {
+export class AttributionMrrDto {
   @ApiProperty({ example: 'usd' }) currency: string;
   @ApiProperty({ example: 4900, description: 'Minor units.' }) mrr: number;
 }

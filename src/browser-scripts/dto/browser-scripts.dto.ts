@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-class BrowserScriptIntegrityDto {
+export class BrowserScriptIntegrityDto {
   @ApiProperty({
     example: 'sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC',
     description:

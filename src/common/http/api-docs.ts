@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ERRORS, ERROR_CODES, type ErrorCode } from '../errors/error-catalog';
 
-class ErrorObjectDto {
+export class ErrorObjectDto {
   @ApiProperty({ enum: ERROR_CODES, example: 'VALIDATION_ERROR' })
   code: ErrorCode;
 

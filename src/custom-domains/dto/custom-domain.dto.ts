@@ -3,7 +3,7 @@ import { claimExpiresAt, servingEndsAt } from '../domain-claims';
 import { CustomDomainEntity } from '../entities/custom-domain.entity';
 import { verificationRecordName, verificationRecordValue } from '../hostnames';
 
-class DomainDnsRecordDto {
+export class DomainDnsRecordDto {
   @ApiProperty({ enum: ['TXT', 'CNAME'], example: 'TXT' })
   type: 'TXT' | 'CNAME';
 

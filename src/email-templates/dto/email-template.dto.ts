@@ -3,7 +3,7 @@ import { IsOptional, IsString } from 'class-validator';
 import { EMAIL_TEMPLATES, EMAIL_TEMPLATE_NAMES, type EmailTemplateName } from '../email-template-catalog';
 import type { EmailTemplateEntity } from '../entities/email-template.entity';
 
-class EmailPlaceholderDto {
+export class EmailPlaceholderDto {
   @ApiProperty({ example: 'confirm_url', description: 'Write it as {{confirm_url}}.' })
   name: string;
 

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { NOTIFICATION_ICONS, type NotificationEntity, type NotificationIcon } from '../entities/notification.entity';
 import type { NotificationReceiptEntity } from '../entities/notification-receipt.entity';
 
-class NotificationActionDto {
+export class NotificationActionDto {
   @ApiProperty({ example: 'Open report', maxLength: 40 })
   label: string;
 

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { PLAN_NAMES, type PlanName } from '../plans';
 
 /** What the project can use on this server: included in its plan and served here; one boolean each (spec: Setup check). */
-class FeaturesEnabledDto {
+export class FeaturesEnabledDto {
   @ApiProperty({
     example: true,
     description: 'Changelog entries, the public changelog (JSON, pages, feeds) and the widget API (every plan).',
@@ -46,7 +46,7 @@ class FeaturesEnabledDto {
   attribution: boolean;
 }
 
-class SetupLimitsDto {
+export class SetupLimitsDto {
   @ApiProperty({ type: Number, nullable: true, example: 25, description: 'Published entries left on this plan; null means unlimited.' })
   changelog_entries_remaining: number | null;
 
@@ -54,7 +54,7 @@ class SetupLimitsDto {
   subscribers_max: number | null;
 }
 
-class PlanDetailsDto {
+export class PlanDetailsDto {
   @ApiProperty({ example: 'Free: changelog (25 published entries), waitlist, feedback and an in-app bell for small launches.' })
   description: string;
 

@@ -4,7 +4,7 @@ import { REQUIRED_READS } from '../processor.client';
 export const SYNC_STATES = ['queued', 'running', 'retrying', 'synced', 'failed'] as const;
 export type SyncState = (typeof SYNC_STATES)[number];
 
-class SyncProgressDto {
+export class SyncProgressDto {
   @ApiProperty({ example: 240 }) customers: number;
   @ApiProperty({ example: 198 }) subscriptions: number;
   @ApiProperty({ example: 1312 }) invoices: number;

@@ -56,7 +56,7 @@ export class RevenueHistoryDto {
   months: RevenueFiguresDto[];
 }
 
-class SubscriptionItemLineDto {
+export class SubscriptionItemLineDto {
   @ApiProperty({ example: 'price_1PmMonthly' }) price_id: string;
   @ApiProperty({ example: 3 }) quantity: number;
   @ApiProperty({ type: 'integer', nullable: true, example: 2000 }) unit_amount: number | null;
@@ -67,7 +67,7 @@ class SubscriptionItemLineDto {
   @ApiProperty({ enum: ['metered', 'one_time', 'tiered', null], nullable: true, example: null }) excluded: string | null;
 }
 
-class DiscountLineDto {
+export class DiscountLineDto {
   @ApiProperty({ example: 'LAUNCH25' }) coupon_id: string;
   @ApiProperty({ type: Number, nullable: true, example: 25 }) percent_off: number | null;
   @ApiProperty({ type: 'integer', nullable: true, example: null }) amount_off: number | null;
@@ -76,7 +76,7 @@ class DiscountLineDto {
   monthly_amount_off: number;
 }
 
-class SubscriptionLineDto {
+export class SubscriptionLineDto {
   @ApiProperty({ example: 'sub_1PmExample' }) subscription_id: string;
   @ApiProperty({ example: 'cus_PmExample' }) customer_id: string;
   @ApiProperty({ example: 'active' }) status: string;
@@ -95,7 +95,7 @@ class SubscriptionLineDto {
   discounts: DiscountLineDto[];
 }
 
-class CurrencyMrrDto {
+export class CurrencyMrrDto {
   @ApiProperty({ example: 'usd' }) currency: string;
   @ApiProperty({ example: 4500 }) mrr: number;
 }

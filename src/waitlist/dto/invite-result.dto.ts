@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { WaitlistSignupEntity } from '../entities/waitlist-signup.entity';
 
-class InvitedSignupDto {
+export class InvitedSignupDto {
   @ApiProperty({ example: 'ws_01JD3Z4Q9X8V7T6S5R4Q3P2N1M', pattern: '^ws_[0-9A-HJKMNP-TV-Z]{26}$' })
   signup_id: string;
 

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { SIGNUP_STATUSES, type SignupStatus, type WaitlistSignupEntity } from '../entities/waitlist-signup.entity';
 
-class SignupSourceViewDto {
+export class SignupSourceViewDto {
   @ApiProperty({ type: String, nullable: true, example: 'https://news.example.com/launches' })
   referrer: string | null;
 

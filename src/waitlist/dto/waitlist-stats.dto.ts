@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { referralConversionRate } from '../referral';
 import type { TopReferrerRow, WaitlistTotals } from '../waitlist.queries';
 
-class TopReferrerDto {
+export class TopReferrerDto {
   @ApiProperty({ example: 'ws_01JD3Z4Q9X8V7T6S5R4Q3P2N1M', pattern: '^ws_[0-9A-HJKMNP-TV-Z]{26}$' })
   signup_id: string;
 

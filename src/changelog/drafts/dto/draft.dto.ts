@@ -5,7 +5,7 @@ import { ENTRY_CATEGORIES, type EntryCategory } from '../../entities/changelog-e
 import { EntryDto } from '../../entries/dto/entry.dto';
 import { DRAFT_SECTIONS, SECTION_TITLES, type DraftItem, type SortedCommits } from '../commit-sorter';
 
-class DraftItemDto {
+export class DraftItemDto {
   @ApiProperty({
     example: 'add dark mode',
     description: 'The description after `type(scope): `, or the whole subject line of a non-conventional commit. As written.',
@@ -33,7 +33,7 @@ class DraftItemDto {
   hash?: string;
 }
 
-class DraftSectionDto {
+export class DraftSectionDto {
   @ApiProperty({ enum: DRAFT_SECTIONS.map((key) => SECTION_TITLES[key]), example: 'New' })
   title: string;
 
@@ -41,7 +41,7 @@ class DraftSectionDto {
   items: DraftItemDto[];
 }
 
-class DraftSkippedDto {
+export class DraftSkippedDto {
   @ApiProperty({ type: 'integer', example: 2, description: '`chore`, `ci`, `build`, `test`, `style`, `docs`, and dependency bumps.' })
   housekeeping: number;
 

@@ -7,7 +7,7 @@ import { ANNOUNCEMENT_STYLES, type AnnouncementStyle, ENTRY_AUDIENCES, type Entr
 import { ENTRY_LIMITS } from '../entry-fields';
 
 /** `{style, until}`: the entry is announced (modal, banner or toast) until that time. */
-class AnnouncementInputDto {
+export class AnnouncementInputDto {
   @ApiProperty({ enum: ANNOUNCEMENT_STYLES, example: 'banner' })
   @IsIn(ANNOUNCEMENT_STYLES)
   style: AnnouncementStyle;

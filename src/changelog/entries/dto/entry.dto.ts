@@ -56,7 +56,7 @@ export class EntryDto {
   public_url: string;
 }
 
-class AnnouncementDto {
+export class AnnouncementDto {
   @ApiProperty({ enum: ANNOUNCEMENT_STYLES, example: 'banner' })
   style: AnnouncementStyle;
 

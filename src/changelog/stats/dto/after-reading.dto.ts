@@ -40,7 +40,7 @@ export class AfterReadingGroupDto {
   signed_up: null;
 }
 
-class AfterReadingWindowDto {
+export class AfterReadingWindowDto {
   @ApiProperty({ format: 'date-time', description: 'Publication.' })
   from: string;
 
@@ -51,7 +51,7 @@ class AfterReadingWindowDto {
   complete: boolean;
 }
 
-class AfterReadingNoteDto {
+export class AfterReadingNoteDto {
   @ApiProperty({ example: 'signed_up', description: 'The outcome the note is about.' })
   field: string;
 

@@ -19,7 +19,7 @@ export const STATS_META = {
   },
 };
 
-class ReadersDto {
+export class ReadersDto {
   @ApiProperty({ example: 120, description: 'People with a verified user id who were shown it.' })
   signed_in: number;
 

@@ -11,7 +11,7 @@ const REACTION_COUNTS_SCHEMA = {
   description: 'People per reaction of the reaction set; reactions nobody holds are left out.',
 } as const;
 
-class WidgetLabelDto {
+export class WidgetLabelDto {
   @ApiProperty({ example: 'api' })
   slug: string;
 
@@ -22,7 +22,7 @@ class WidgetLabelDto {
   colour: LabelColour;
 }
 
-class WidgetCtaDto {
+export class WidgetCtaDto {
   @ApiProperty({ example: 'Try it' })
   label: string;
 
@@ -109,7 +109,7 @@ export class WidgetAnnouncementDto {
   once_key: string;
 }
 
-class WidgetSubscribeDto {
+export class WidgetSubscribeDto {
   @ApiProperty({ example: true, description: 'Whether readers may subscribe by email.' })
   enabled: boolean;
 
@@ -121,7 +121,7 @@ class WidgetSubscribeDto {
   url: string;
 }
 
-class WidgetProjectDto {
+export class WidgetProjectDto {
   @ApiProperty({ example: 'Acme' })
   name: string;
 

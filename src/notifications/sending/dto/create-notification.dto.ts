@@ -46,7 +46,7 @@ function Satisfies(name: string, problem: (value: unknown) => string | null, opt
 const normalizeEmails = ({ value }: { value: unknown }) =>
   Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? normalizeEmail(item) : item)) : value;
 
-class NotificationActionInputDto {
+export class NotificationActionInputDto {
   @ApiProperty({ example: 'Open report', maxLength: NOTIFICATION_LIMITS.actionLabelMax })
   @CharLength(1, NOTIFICATION_LIMITS.actionLabelMax)
   label: string;

@@ -6,7 +6,7 @@ import { ATTEMPTS_KEPT } from '../deliveries.queries';
 const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
 /** One HTTP request of a delivery: when it was sent and what came back. */
-class WebhookDeliveryAttemptDto {
+export class WebhookDeliveryAttemptDto {
   @ApiProperty({ example: 'wha_01JD3Z4Q9X8V7T6S5R4Q3P2N1M' })
   id: string;
 
