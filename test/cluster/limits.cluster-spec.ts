@@ -60,7 +60,7 @@ describe.each([
    */
   async function project(plan: PlanName) {
     owners += 1;
-    const created = await provisionOwner(cluster.apiAt(0), idp, `owner-${owners}`, `owner${owners}@x.io`);
+    const created = await provisionOwner(cluster.apiAt(0), idp, `owner-${owners}`, `owner${owners}@x.io`, `Owner ${owners}`);
     await cluster.sql('UPDATE projects SET plan = $2 WHERE id = $1 OR live_project_id = $1', [created.projectId, plan]);
     return created;
   }

@@ -64,7 +64,7 @@ describe.each([
   /** A signed-in owner with a first project, provisioned through process 0. */
   async function owner(): Promise<DashboardOwner> {
     owners += 1;
-    return provisionOwner(cluster.apiAt(0), idp, `owner-${owners}`, `owner${owners}@x.io`);
+    return provisionOwner(cluster.apiAt(0), idp, `owner-${owners}`, `owner${owners}@x.io`, `Owner ${owners}`);
   }
 
   const dashboard = (index: number, token: string, projectId: string) => {
