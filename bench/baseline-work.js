@@ -8,7 +8,6 @@
  */
 const { createHash } = require('node:crypto');
 const { Queue } = require('bullmq');
-const { ThrottlerStorageRedisService } = require('@nest-lab/throttler-storage-redis');
 const Redis = require('ioredis');
 const { Pool } = require('pg');
 
@@ -67,6 +66,7 @@ const { entryPublicUrl } = dist('changelog/shared/changelog-links');
 const { encodeCursor, publishedCursorValue } = dist('common/http/cursor');
 
 const { planAllows, planLimit } = dist('projects/plans');
+const { RedisWindowCounters, POLL_COUNTER_LEASE } = dist('infra/rate-limit/redis-window-counters');
 const { ContactsService } = dist('contacts/contacts.service');
 const { OutboxService } = dist('events/outbox.service');
 const { DeliveryPlanner } = dist('webhooks/delivery/delivery-planner.service');
@@ -101,7 +101,7 @@ class BaselineWork {
     this.box = encryptionKey.length === 32 ? new SecretBox(encryptionKey) : null;
     this.redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
     // The same counters and job options as the service: browser limit in Redis, mail jobs in BullMQ.
-    this.limits = new ThrottlerStorageRedisService(this.redis);
+    this.limits = new RedisWindowCounters(this.redis);
     this.browserLimit = browserLimit;
     this.queuePrefix = queuePrefix;
     this.mailQueue = new Queue('mail', { connection: this.redis, prefix: queuePrefix });
@@ -114,7 +114,8 @@ class BaselineWork {
 
   /** The per-IP browser limit, counted as the service counts it. */
   async limitBrowser(ip) {
-    const record = await this.limits.increment(`${this.queuePrefix}:rl:browser:${ip}`, 60_000, this.browserLimit, 60_000, 'browser');
+    const rule = { bucket: 'browser', limit: this.browserLimit, windowMs: 60_000, lease: POLL_COUNTER_LEASE };
+    const record = await this.limits.increment(`${this.queuePrefix}:rl:browser:${ip}`, rule);
     return record.totalHits <= this.browserLimit;
   }
 
@@ -302,7 +303,7 @@ class BaselineWork {
     const now = clock.now();
     const limit = planLimit(project.plan, 'bellReadsPerUserPerHour');
     const key = `${this.queuePrefix}:rl:bell-reads:${project.id}:${hourWindow(now).hour}:${userId}`;
-    const record = await this.limits.increment(key, 3_660_000, limit, 3_660_000, 'bell-reads');
+    const record = await this.limits.increment(key, { bucket: 'bell-reads', limit, windowMs: 3_660_000, lease: POLL_COUNTER_LEASE });
     if (record.totalHits > limit) return false;
     if (record.totalHits === 1) await recordBellUser(queryShim(this.pool), project.id, userId, now);
     return true;
@@ -388,6 +389,7 @@ class BaselineWork {
   }
 
   async close() {
+    this.limits.close();
     await this.mailQueue.close();
     await this.pool.end();
     this.redis.disconnect();

@@ -19,46 +19,57 @@ describeWithRedis('Redis outage', () => {
   });
   afterAll(() => f.close());
 
-  const signUp = (email: string) => f.api.as(f.publishableKey).post('/v1/waitlist/signups').send({ email });
+  let signedUp = 0;
+  const signUp = async (email: string) => {
+    const res = await f.api.as(f.publishableKey).post('/v1/waitlist/signups').send({ email });
+    if (res.status === 201) signedUp += 1;
+    return res;
+  };
   const timedSignUp = async (email: string) => {
     const started = Date.now();
     const res = await signUp(email);
     return { res, ms: Date.now() - started };
   };
-
-  it('keeps answering browser signups while Redis is silent, with the limit counted in memory', async () => {
+  /**
+   * Browser signups until the limiter has fallen back to memory: the first calls of an address are
+   * allowed from the hits the process already took from Redis (its lease, at most 8), so they do
+   * not notice Redis is away; the call after them does, and must not wait long either.
+   */
+  const signUpUntilCountedInMemory = async (label: string) => {
     const limiter = f.app.get(RateLimiter);
-    expect(limiter.store).toBe('redis');
-    await signUp('before@x.io').expect(201);
-
-    f.proxy.pause();
-    for (const email of ['silent1@x.io', 'silent2@x.io', 'silent3@x.io']) {
-      const { res, ms } = await timedSignUp(email);
+    for (let i = 0; i < 10 && limiter.store !== 'memory'; i += 1) {
+      const { res, ms } = await timedSignUp(`${label}${i}@x.io`);
       expect(res.status).toBe(201);
       expect(res.headers['x-ratelimit-limit']).toBe('120');
       expect(ms).toBeLessThan(3_000);
     }
     expect(limiter.store).toBe('memory');
+  };
+
+  it('keeps answering browser signups while Redis is silent, with the limit counted in memory', async () => {
+    const limiter = f.app.get(RateLimiter);
+    expect(limiter.store).toBe('redis');
+    expect((await signUp('before@x.io')).status).toBe(201);
+
+    f.proxy.pause();
+    await signUpUntilCountedInMemory('silent');
+    const { res } = await timedSignUp('silent-after@x.io');
+    expect(res.status).toBe(201);
 
     f.proxy.resume();
     await eventually(() => Promise.resolve(limiter.store === 'redis'), 5_000);
-    await signUp('after@x.io').expect(201);
+    expect((await signUp('after@x.io')).status).toBe(201);
   });
 
   it('keeps answering while Redis refuses connections, and shares counters again once it is back', async () => {
     const limiter = f.app.get(RateLimiter);
     await f.proxy.close();
-    for (const email of ['refused1@x.io', 'refused2@x.io']) {
-      const { res, ms } = await timedSignUp(email);
-      expect(res.status).toBe(201);
-      expect(ms).toBeLessThan(3_000);
-    }
-    expect(limiter.store).toBe('memory');
+    await signUpUntilCountedInMemory('refused');
     await f.proxy.reopen();
     await eventually(() => Promise.resolve(limiter.store === 'redis'), 10_000);
-    await signUp('back@x.io').expect(201);
+    expect((await signUp('back@x.io')).status).toBe(201);
     const listed = await f.api.as(f.secretKey).get('/v1/waitlist/signups?limit=100').expect(200);
-    expect(listed.body.data).toHaveLength(8);
+    expect(listed.body.data).toHaveLength(signedUp);
   });
 
   it('keeps counting widget views while Redis is away: they are buffered in the database and none is lost', async () => {

@@ -27,7 +27,7 @@ describe('BrowserLimitStep', () => {
     await step.run(context);
     expect(hits).toEqual([
       {
-        rule: { bucket: 'browser', limit: 120, windowMs: 60_000 },
+        rule: { bucket: 'browser', limit: 120, windowMs: 60_000, lease: 8 },
         subject: '203.0.113.9',
         message: 'Too many requests from this address; the limit is 120 per minute.',
       },

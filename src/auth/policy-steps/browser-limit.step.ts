@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { clientAddressKey, clientIp } from '../../common/http/client-address';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { RateLimitRule, RateLimiter } from '../../infra/rate-limit/rate-limiter.service';
+import { POLL_COUNTER_LEASE } from '../../infra/rate-limit/redis-window-counters';
 import { PLATFORM_LIMITS } from '../../projects/plans';
 import type { PolicyContext, PolicyStep } from './policy-step';
 
@@ -20,7 +21,12 @@ export class BrowserLimitStep implements PolicyStep {
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly limiter: RateLimiter,
   ) {
-    this.rule = { bucket: 'browser', limit: config.browserRateLimit ?? PLATFORM_LIMITS.browserCallsPerMinutePerIp, windowMs: 60_000 };
+    this.rule = {
+      bucket: 'browser',
+      limit: config.browserRateLimit ?? PLATFORM_LIMITS.browserCallsPerMinutePerIp,
+      windowMs: 60_000,
+      lease: POLL_COUNTER_LEASE,
+    };
     this.message = `Too many requests from this address; the limit is ${this.rule.limit} per minute.`;
   }
 

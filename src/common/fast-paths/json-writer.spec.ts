@@ -1,6 +1,6 @@
 import express from 'express';
 import request from 'supertest';
-import { writeJson } from './json-writer';
+import { writeBytes, writeJson } from './json-writer';
 
 const payload = { data: { name: 'Ünïcode 😀', items: [1, 2, 3], nothing: null }, error: null };
 
@@ -64,3 +64,56 @@ describe('writeJson', () => {
     expect((await request(app()).get('/tagged').set('If-None-Match', '"mine"')).status).toBe(304);
   });
 });
+
+describe('writeBytes', () => {
+  const TYPES = [
+    'text/html; charset=utf-8',
+    'application/json; charset=utf-8',
+    'application/rss+xml; charset=utf-8',
+    'application/atom+xml; charset=utf-8',
+    'application/feed+json; charset=utf-8',
+  ];
+  const text = '<p>Ünïcode 😀 — a page, a feed</p>'.repeat(40);
+
+  /** The same string through Express's res.type().send() (/express) and as bytes through writeBytes (/ours). */
+  function bytesApp(type: string, etag?: string): express.Express {
+    const server = express();
+    const tag = (res: express.Response) => etag && res.setHeader('ETag', etag);
+    server.get('/express', (_req, res) => {
+      tag(res);
+      res.status(200).type(type).send(text);
+    });
+    server.get('/ours', (_req, res) => {
+      tag(res);
+      writeBytes(res, 200, type, Buffer.from(text, 'utf8'));
+    });
+    return server;
+  }
+
+  it.each(TYPES)("writes what Express's res.send writes for a string sent as %s", async (type) => {
+    for (const etag of [undefined, '"strong-tag"']) {
+      const server = bytesApp(type, etag);
+      const [theirs, ours] = await Promise.all([
+        request(server).get('/express').buffer(true).parse(rawBody),
+        request(server).get('/ours').buffer(true).parse(rawBody),
+      ]);
+      expect(ours.status).toBe(200);
+      expect((ours.body as Buffer).equals(theirs.body as Buffer)).toBe(true);
+      for (const header of CONTENT_HEADERS) expect(ours.headers[header]).toBe(theirs.headers[header]);
+      const [theirs304, ours304] = await Promise.all([
+        request(server).get('/express').set('If-None-Match', theirs.headers.etag),
+        request(server).get('/ours').set('If-None-Match', ours.headers.etag),
+      ]);
+      expect([ours304.status, ours304.headers['content-type']]).toEqual([theirs304.status, theirs304.headers['content-type']]);
+      expect(ours304.status).toBe(304);
+    }
+  });
+});
+
+/** The body as the bytes received, whatever the content type (supertest hands the parser the node response). */
+function rawBody(res: unknown, done: (error: Error | null, body: Buffer) => void): void {
+  const stream = res as NodeJS.ReadableStream;
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  stream.on('end', () => done(null, Buffer.concat(chunks)));
+}

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { Paged, RawReply, WithMeta, WithStatus } from './reply';
+import { writeBytes } from '../fast-paths/json-writer';
 import { documentSecurityHeaders } from './security-headers';
 
 interface SuccessEnvelope {
@@ -44,11 +45,13 @@ export function holdsTag(ifNoneMatch: string | undefined, tag: string): boolean 
 
 /** A page, feed or script as it is, with the headers its kind of document needs. */
 export function writeRawReply(response: Response, reply: RawReply, statusCode?: number): Response {
-  response.status(reply.status ?? statusCode ?? 200).type(reply.contentType);
+  const status = reply.status ?? statusCode ?? 200;
+  const bytes = reply.bytes;
+  if (!bytes) response.status(status).type(reply.contentType);
   // An HTML page is a document: it gets the document headers instead of the API's. Scripts and
   // feeds are embedded on other sites.
   if (reply.contentType.startsWith('text/html')) documentSecurityHeaders(response.req as Request, response, () => undefined);
   else response.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
   for (const [name, value] of Object.entries(reply.headers)) response.setHeader(name, value);
-  return response.send(reply.body);
+  return bytes ? writeBytes(response, status, reply.contentType, bytes) : response.send(reply.body);
 }

@@ -21,6 +21,20 @@ export class RawReply {
     /** Set last, over the kernel's own (a page's stricter Content-Security-Policy). */
     readonly headers: Readonly<Record<string, string>> = {},
   ) {}
+
+  private encoded: Buffer | null | undefined;
+
+  /**
+   * The body's bytes, encoded once (a cached page or feed is sent many times), when the content
+   * type names its charset as UTF-8; null otherwise, and Express chooses the charset as it always did.
+   */
+  get bytes(): Buffer | null {
+    if (this.encoded === undefined) {
+      const utf8 = /;\s*charset=utf-8\s*$/i.test(this.contentType);
+      this.encoded = !utf8 ? null : typeof this.body === 'string' ? Buffer.from(this.body, 'utf8') : this.body;
+    }
+    return this.encoded;
+  }
 }
 
 /** A page of a cursor-paginated list: `{data: items, error: null, meta: {next_cursor, has_more}}`. */

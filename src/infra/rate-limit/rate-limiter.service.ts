@@ -1,12 +1,12 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import { ThrottlerStorageService } from '@nestjs/throttler';
 import { ApiError } from '../../common/errors/api-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Database } from '../database/database.service';
 import { isEmbeddedDatabaseUrl } from '../database/embedded-postgres';
 import { RequestPathRedis } from '../request-path-redis';
 import { deleteEndedCounters, incrementCounter } from './rate-limit-counters.queries';
+import { RedisWindowCounters } from './redis-window-counters';
 
 /** Ended counters deleted per statement: short statements, however many windows ended. */
 const SWEEP_BATCH = 5_000;
@@ -16,6 +16,12 @@ export interface RateLimitRule {
   bucket: string;
   limit: number;
   windowMs: number;
+  /**
+   * Hits of one subject's window a process may take from Redis at once and allow from memory
+   * (redis-window-counters.ts says what that changes across processes). 1, the default, counts
+   * every hit in Redis; only the limits every browser poll pays set more.
+   */
+  lease?: number;
 }
 
 export interface RateLimitResult {
@@ -27,8 +33,8 @@ export interface RateLimitResult {
 }
 
 /**
- * Fixed-window counters on @nestjs/throttler's storage, shared by every API process: in Redis when
- * REDIS_URL is set; without Redis, in PostgreSQL (rate_limit_counters, one upsert per hit), so that
+ * Fixed-window counters shared by every API process: in Redis when REDIS_URL is set (one script
+ * per call, or per lease of hits for the rules that take one: redis-window-counters.ts); without Redis, in PostgreSQL (rate_limit_counters, one upsert per hit), so that
  * N processes behind a load balancer still allow each limit once, not N times. On the embedded
  * database (one process by construction) they stay in this process's memory. Ended windows are
  * deleted by the sweep below.
@@ -41,7 +47,7 @@ export interface RateLimitResult {
 @Injectable()
 export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   private readonly memory = new ThrottlerStorageService();
-  private readonly shared: ThrottlerStorage | null;
+  private readonly shared: RedisWindowCounters | null;
   private readonly redis: RequestPathRedis;
   private closed = false;
 
@@ -53,7 +59,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
       degraded: 'rate limits count in memory until it does',
       restored: 'rate limits are shared again',
     });
-    this.shared = this.redis.client ? new ThrottlerStorageRedisService(this.redis.client) : null;
+    this.shared = this.redis.client ? new RedisWindowCounters(this.redis.client) : null;
     this.inDatabase = !this.shared && config.databaseUrl !== null && !isEmbeddedDatabaseUrl(config.databaseUrl);
   }
 
@@ -114,6 +120,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
     if (this.closed) return;
     this.closed = true;
     if (this.sweeper) clearInterval(this.sweeper);
+    this.shared?.close();
     await this.redis.close();
     this.memory.onApplicationShutdown();
   }
@@ -141,7 +148,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
     }
     if (this.shared && this.store === 'redis') {
       try {
-        return await this.shared.increment(key, rule.windowMs, rule.limit, rule.windowMs, rule.bucket);
+        return await this.shared.increment(key, rule);
       } catch (error) {
         this.redis.failed(error);
       }

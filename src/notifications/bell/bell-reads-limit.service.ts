@@ -3,6 +3,7 @@ import { Clock } from '../../common/clock/clock';
 import { ApiError } from '../../common/errors/api-error';
 import { Database } from '../../infra/database/database.service';
 import { RateLimiter } from '../../infra/rate-limit/rate-limiter.service';
+import { POLL_COUNTER_LEASE } from '../../infra/rate-limit/redis-window-counters';
 import { planLimit } from '../../projects/plans';
 import type { ProjectRef } from '../../projects/project-ref';
 import { recordBellUser } from './bell.queries';
@@ -39,7 +40,10 @@ export class BellReadsLimit {
     const { hour, secondsLeft } = hourWindow(now);
     const limit = planLimit(project.plan, 'bellReadsPerUserPerHour');
     // The window is kept a little past its hour so a late hit never starts a fresh counter.
-    const result = await this.limiter.hit({ bucket: 'bell-reads', limit, windowMs: HOUR_MS + 60_000 }, `${project.id}:${hour}:${userId}`);
+    const result = await this.limiter.hit(
+      { bucket: 'bell-reads', limit, windowMs: HOUR_MS + 60_000, lease: POLL_COUNTER_LEASE },
+      `${project.id}:${hour}:${userId}`,
+    );
     if (!result.allowed) {
       throw new ApiError('RATE_LIMITED', `This person's bell asked more than ${limit} times this hour.`, {
         remediation: `Poll no more often than meta.poll_interval_seconds; the count starts again in ${secondsLeft} seconds (Retry-After).`,
