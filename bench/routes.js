@@ -272,7 +272,7 @@ function bellAfterChangeRoute(name, path) {
     ...bellRoute(name, path),
     alongside: async ({ env, project }) => {
       const { Client } = require('pg');
-      const { CACHE_INVALIDATION_CHANNEL, BELL_CHANGES } = require('../dist/infra/database/change-notifications');
+      const { CACHE_INVALIDATION_CHANNEL, BELL_CHANGES } = require('../dist/infra/database/change-notifications.service');
       const client = new Client({ connectionString: env.DATABASE_URL });
       await client.connect();
       let running = true;

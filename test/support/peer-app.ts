@@ -38,13 +38,29 @@ export async function untilListening(apps: { get: TestApp['get'] }[]): Promise<v
 /** The statements the apps' `Database.manager` sent while `work` ran (cache invalidations left out). */
 export async function statementsDuring(apps: { get: TestApp['get'] }[], work: () => Promise<unknown>): Promise<string[]> {
   const statements: string[] = [];
-  const spies = apps.map((app) => {
-    const manager: EntityManager = app.get(Database).manager;
+  const record = (sql: string) => {
+    if (!sql.includes('pg_notify')) statements.push(sql);
+  };
+  // Every way a statement leaves a process outside a transaction: TypeORM's manager, and the
+  // direct `reads` and named `preparedReads` paths.
+  const spies = apps.flatMap((app) => {
+    const db = app.get(Database);
+    const manager: EntityManager = db.manager;
     const original = manager.query.bind(manager);
-    return jest.spyOn(manager, 'query').mockImplementation((sql: string, params?: Parameters<EntityManager['query']>[1]) => {
-      if (!sql.includes('pg_notify')) statements.push(sql);
-      return original(sql, params);
+    const direct = [db.reads, db.preparedReads].map((runner) => {
+      const send = runner.query.bind(runner);
+      return jest.spyOn(runner, 'query').mockImplementation(<T>(sql: string, params?: unknown[]) => {
+        record(sql);
+        return send<T>(sql, params);
+      });
     });
+    return [
+      jest.spyOn(manager, 'query').mockImplementation((sql: string, params?: Parameters<EntityManager['query']>[1]) => {
+        record(sql);
+        return original(sql, params);
+      }),
+      ...direct,
+    ];
   });
   try {
     await work();

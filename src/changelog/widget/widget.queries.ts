@@ -167,13 +167,13 @@ export async function readWidgetPage(
 }
 
 /** Ids of the entries a verified user has not been shown (at most 100). */
-export async function readUnseenIds(em: EntityManager, projectId: string, userId: string, now: Date, after: Date): Promise<string[]> {
+export async function readUnseenIds(em: StatementRunner, projectId: string, userId: string, now: Date, after: Date): Promise<string[]> {
   const [row]: { ids: string[] }[] = await em.query(`SELECT ${UNSEEN_IDS('$4')} AS ids`, [projectId, now, userId, after]);
   return row.ids;
 }
 
 /** How many entries an anonymous reader may see that were published after `after` (at most 100). */
-export async function countPublishedSince(em: EntityManager, projectId: string, now: Date, after: Date): Promise<number> {
+export async function countPublishedSince(em: StatementRunner, projectId: string, now: Date, after: Date): Promise<number> {
   const [row]: { count: number }[] = await em.query(
     `SELECT count(*)::int AS count FROM (SELECT 1 FROM changelog_entries e
        WHERE e.project_id = $1 AND ${VISIBLE} AND e.published_at > $4 LIMIT ${MAX_UNSEEN}) u`,
@@ -184,7 +184,7 @@ export async function countPublishedSince(em: EntityManager, projectId: string, 
 
 /** The announcement this reader gets now, if any, and the reaction set to show it with. */
 export async function readAnnouncement(
-  em: EntityManager,
+  em: StatementRunner,
   projectId: string,
   reader: ReaderKeys,
   now: Date,

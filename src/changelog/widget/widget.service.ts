@@ -96,14 +96,14 @@ export class WidgetService {
     const reader = readerOf(endUser, query.client_id);
     const now = this.clock.now();
     const after = this.unseenAfter(now, query.since ?? null);
-    if (reader.userId === null) return { unseen_count: await countPublishedSince(this.db.manager, project.id, now, after) };
-    const ids = await readUnseenIds(this.db.manager, project.id, reader.userId, now, after);
+    if (reader.userId === null) return { unseen_count: await countPublishedSince(this.db.preparedReads, project.id, now, after) };
+    const ids = await readUnseenIds(this.db.preparedReads, project.id, reader.userId, now, after);
     return { unseen_count: this.withoutPendingReads(ids, reader.userId).length };
   }
 
   async announcement(project: ProjectRef, endUser: EndUser | null, query: WidgetReaderDto): Promise<WidgetAnnouncementAnswerDto> {
     const reader = readerOf(endUser, query.client_id);
-    const { announcement: row, reactionSet } = await readAnnouncement(this.db.manager, project.id, reader, this.clock.now());
+    const { announcement: row, reactionSet } = await readAnnouncement(this.db.preparedReads, project.id, reader, this.clock.now());
     const show = this.presentation(project, reader.userId, reactionSet);
     return { announcement: row && !show.pendingRead(row.id) ? toWidgetAnnouncementDto(row, show) : null };
   }

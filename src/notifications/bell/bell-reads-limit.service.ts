@@ -50,6 +50,6 @@ export class BellReadsLimit {
         headers: { 'Retry-After': String(secondsLeft), 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Remaining': '0' },
       });
     }
-    if (result.remaining === limit - 1) await recordBellUser(this.db.manager, project.id, userId, now);
+    if (result.remaining === limit - 1) await recordBellUser(this.db.reads, project.id, userId, now);
   }
 }

@@ -113,7 +113,7 @@ export class BellStateCache {
   }
 
   private async load(scope: BellScope): Promise<BellState> {
-    const row = await readBellState(this.db.manager, scope);
+    const row = await readBellState(this.db.preparedReads, scope);
     return {
       projectId: scope.projectId,
       unreadCount: row.unreadCount,
