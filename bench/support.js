@@ -66,17 +66,22 @@ function createProject(env, name) {
   return { id: created.project_id, secretKey: created.secret_key, publishableKey: created.publishable_key };
 }
 
-/** A run's queues and counters in the shared Redis: only the keys under its own QUEUE_PREFIX. */
+/**
+ * A run's queues and counters in the shared Redis: only the keys under its own QUEUE_PREFIX (the
+ * rate-limit counters' keys start with a hash-tag brace: `{<prefix>:rl:…}:hits`).
+ */
 async function dropKeys(env) {
   const Redis = require('ioredis');
   const redis = new Redis(env.REDIS_URL);
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${env.QUEUE_PREFIX}:*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
+    for (const pattern of [`${env.QUEUE_PREFIX}:*`, `{${env.QUEUE_PREFIX}:*`]) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+        if (keys.length > 0) await redis.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+    }
   } finally {
     redis.disconnect();
   }
