@@ -45,7 +45,7 @@ const {
   startTargets,
   stopChild,
 } = require('./targets');
-const { percent, printSummary, summarize } = require('./report');
+const { CACHED, SETUP_CHECK, percent, printSummary, summarize } = require('./report');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -111,10 +111,20 @@ async function prepareRoute(route, envs, configs) {
   return (target) => (target === 'default' ? own : scaled);
 }
 
+/**
+ * `setup-check` data, written once a run: a cached route's share of `setup-check` is measured in the
+ * same rounds (right after the route, on the same target), so a machine that slows down during a
+ * run does not read as a slower route.
+ */
+let setupCheckContext = null;
+const SETUP_CHECK_ROUTE = ROUTES.find((candidate) => candidate.name === SETUP_CHECK);
+
 async function runRoute(route, envs, configs, children) {
   const targets = [...configs, ...BASELINES];
   const prepareStarted = Date.now();
   const contextOf = await prepareRoute(route, envs, configs);
+  const besideSetupCheck = CACHED(route.name);
+  if (besideSetupCheck && !setupCheckContext) setupCheckContext = await prepareRoute(SETUP_CHECK_ROUTE, envs, configs);
   const prepareSeconds = Math.round((Date.now() - prepareStarted) / 1000);
   // What runs beside the load on each configuration's data (the bell's changes), for the whole route.
   const stops = route.alongside
@@ -128,7 +138,12 @@ async function runRoute(route, envs, configs, children) {
     for (let round = 0; round < ROUNDS; round += 1) {
       const order = targets.map((_, index) => targets[(index + round) % targets.length]);
       for (const target of order) {
-        samples.push(await measure(target, children[target].pid, route, { ...contextOf(target), target, round }));
+        const sample = await measure(target, children[target].pid, route, { ...contextOf(target), target, round });
+        if (besideSetupCheck && configs.includes(target)) {
+          const context = { ...setupCheckContext(target), target, round };
+          sample.setupCheckRps = (await measure(target, children[target].pid, SETUP_CHECK_ROUTE, context)).rps;
+        }
+        samples.push(sample);
       }
     }
   } finally {
