@@ -268,18 +268,23 @@ async function healthy(url: string): Promise<boolean> {
   }
 }
 
-/** Deletes every key under `prefix:` (SCAN, not KEYS, and never FLUSHALL: other suites share the server). */
+/**
+ * Deletes every key of the deployment `prefix` names: `prefix:…` and the rate-limit counters'
+ * `{prefix:…}` (SCAN, not KEYS, and never FLUSHALL: other suites share the server).
+ */
 async function deleteKeys(url: string, prefix: string): Promise<number> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
   let deleted = 0;
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) deleted += await redis.unlink(...keys);
-    } while (cursor !== '0');
+    for (const pattern of [`${prefix}:*`, `{${prefix}:*`]) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length > 0) deleted += await redis.unlink(...keys);
+      } while (cursor !== '0');
+    }
   } finally {
     redis.disconnect();
   }
