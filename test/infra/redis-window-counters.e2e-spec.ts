@@ -63,6 +63,17 @@ const redisUrl = process.env.REDIS_URL;
     expect(await countedInRedis(key, rule)).toBe(45);
   });
 
+  it('refuses every concurrent call during a block, each asked of Redis and counted there', async () => {
+    const one = processCounters();
+    const rule: RateLimitRule = { bucket: 'browser', limit: 3, windowMs: 60_000, lease: 8 };
+    const key = newKey();
+    for (let i = 0; i < 4; i += 1) await one.increment(key, rule);
+    const during = await Promise.all(Array.from({ length: 10 }, () => one.increment(key, rule)));
+    expect(during.every((record) => record.isBlocked && record.timeToBlockExpire > 59)).toBe(true);
+    expect(during.map((record) => record.totalHits).sort((x, y) => x - y)).toEqual(Array.from({ length: 10 }, (_, i) => i + 5));
+    expect(await countedInRedis(key, rule)).toBe(14);
+  });
+
   it('allows the limit exactly once over two processes in a concurrent burst', async () => {
     const [a, b] = [processCounters(), processCounters()];
     const rule: RateLimitRule = { bucket: 'bell-reads', limit: 180, windowMs: 60_000, lease: 8 };

@@ -34,8 +34,9 @@ export interface RateLimitResult {
 
 /**
  * Fixed-window counters shared by every API process: in Redis when REDIS_URL is set (one script
- * per call, or per lease of hits for the rules that take one: redis-window-counters.ts); without Redis, in PostgreSQL (rate_limit_counters, one upsert per hit), so that
- * N processes behind a load balancer still allow each limit once, not N times. On the embedded
+ * per call, or per lease of hits for the rules that take one: redis-window-counters.ts); without
+ * Redis, in PostgreSQL (rate_limit_counters, one upsert per hit), so that N processes behind a load
+ * balancer still allow each limit once, not N times. On the embedded
  * database (one process by construction) they stay in this process's memory. Ended windows are
  * deleted by the sweep below.
  *

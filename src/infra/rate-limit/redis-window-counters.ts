@@ -64,6 +64,8 @@ interface Lease {
   endsAt: number;
   /** The grant being asked for: calls that find no token wait for it instead of asking too. */
   asking: Promise<void> | null;
+  /** Until when Redis said the subject is blocked: calls meanwhile ask Redis each (it refuses and counts them) without queueing. */
+  blockedUntil: number;
 }
 
 type LeaseCall = (
@@ -124,6 +126,7 @@ export class RedisWindowCounters {
           timeToBlockExpire: 0,
         };
       }
+      if (lease && lease.blockedUntil > now) return this.counted(await this.ask(key, rule, 1));
       if (lease?.asking) {
         await lease.asking;
         continue;
@@ -138,7 +141,7 @@ export class RedisWindowCounters {
   }
 
   private newLease(key: string): Lease {
-    const lease: Lease = { tokens: 0, counted: 0, endsAt: 0, asking: null };
+    const lease: Lease = { tokens: 0, counted: 0, endsAt: 0, asking: null, blockedUntil: 0 };
     this.leases.set(key, lease);
     return lease;
   }
@@ -156,11 +159,14 @@ export class RedisWindowCounters {
       lease.asking = null;
     }
     const now = Date.now();
-    const [hits, windowLeftMs, , granted] = reply;
+    const [hits, windowLeftMs, blockLeftMs, granted] = reply;
     if (granted > 0) {
       lease.tokens = granted - 1;
       lease.counted = hits;
       lease.endsAt = now + windowLeftMs;
+    } else {
+      lease.blockedUntil = now + blockLeftMs;
+      lease.endsAt = Math.max(lease.endsAt, lease.blockedUntil);
     }
     return this.counted(reply, lease.tokens);
   }
