@@ -14,7 +14,7 @@ const { createHmac, randomBytes } = require('node:crypto');
 const http = require('node:http');
 const { join } = require('node:path');
 const { Client } = require('pg');
-const { admin, cpuSeconds, databaseUrl, sleep } = require('./support');
+const { NODE_FLAGS, admin, cpuSeconds, databaseUrl, sleep } = require('./support');
 
 const REQUESTS = Number(process.env.BURST_REQUESTS ?? 2000);
 const ROUNDS = Number(process.env.BURST_ROUNDS ?? 3);
@@ -26,7 +26,7 @@ const PASSED_ON = /^(DATABASE_(POOL_SIZE|CONNECT_TIMEOUT_MS|STATEMENT_TIMEOUT_MS
 
 async function startServer(env, port) {
   const passed = Object.fromEntries(Object.entries(process.env).filter(([name]) => PASSED_ON.test(name)));
-  const child = spawn(process.execPath, ['--max-semi-space-size=32', join(DIST, 'main.js')], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, join(DIST, 'main.js')], {
     env: { PATH: process.env.PATH, PORT: String(port), LOG_LEVEL: 'error', LOG_FORMAT: 'json', ...env, ...passed },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -36,8 +36,8 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
 
-// The runtime flags of the service's start scripts (package.json, Dockerfile), given to every target alike.
-const NODE_FLAGS = ['--max-semi-space-size=32'];
+// The runtime flags of the service's start scripts (scripts/runtime-flags.js), given to every target alike.
+const { RUNTIME_FLAGS: NODE_FLAGS } = require('../scripts/runtime-flags');
 
 async function waitForHealth(port, child) {
   for (let i = 0; i < 240; i += 1) {

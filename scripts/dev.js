@@ -4,6 +4,7 @@
 // before the next one opens it.
 const { spawn, spawnSync } = require('node:child_process');
 const { join } = require('node:path');
+const { RUNTIME_FLAGS } = require('./runtime-flags');
 
 const ROOT = join(__dirname, '..');
 const built = spawnSync(process.execPath, [join(__dirname, 'build-if-stale.js')], { cwd: ROOT, stdio: 'inherit' });
@@ -18,7 +19,7 @@ const tsc = spawn(
   },
 );
 const browser = spawn(process.execPath, [join(__dirname, 'build-browser.js'), '--watch'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
-const server = spawn(process.execPath, ['--watch-path=dist', '--max-semi-space-size=32', 'dist/main.js'], { cwd: ROOT, stdio: 'inherit' });
+const server = spawn(process.execPath, ['--watch-path=dist', ...RUNTIME_FLAGS, 'dist/main.js'], { cwd: ROOT, stdio: 'inherit' });
 
 // Ctrl-C reaches every child from the terminal; a signal sent to this process alone is passed on.
 for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
+import { RUNTIME_FLAGS } from '../support/server-process';
 
 /**
  * `docker compose -f docker/compose.yaml up --scale api=2 --scale worker=2` works as written
@@ -129,7 +130,7 @@ describe('docker/compose.yaml scaled out', () => {
     expect(waits.length).toBeGreaterThanOrEqual(5);
     expect(waits.filter(([, dependency]) => services[dependency]?.healthcheck === undefined)).toEqual([]);
     expect(services.api.environment?.WORKERS).toBe('off');
-    expect(services.worker.command).toEqual(['node', 'dist/worker.js']);
+    expect(services.worker.command).toEqual(['node', ...RUNTIME_FLAGS, 'dist/worker.js']);
   });
 
   it('runs setup once, only when asked for', () => {

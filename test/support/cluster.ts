@@ -7,7 +7,7 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import { heartbeatPath } from '../../src/infra/queue/worker-heartbeat';
 import { ApiClient } from './api-client';
-import { ensureBuild, freePort, runCli } from './server-process';
+import { RUNTIME_FLAGS, ensureBuild, freePort, runCli } from './server-process';
 import { TcpProxy, startTcpProxy } from './tcp-proxy';
 import { createTestDatabase, databaseUrl, withAdminClient } from './test-database';
 
@@ -138,7 +138,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     const dataDir = join(dataRoot, `${role}-${index}-${serial}`);
     const port = role === 'api' ? await freePort() : 0;
     const script = role === 'api' ? 'main.js' : 'worker.js';
-    const child = spawn(process.execPath, ['--max-semi-space-size=32', join(build, script)], {
+    const child = spawn(process.execPath, [...RUNTIME_FLAGS, join(build, script)], {
       cwd: ROOT,
       env: { ...env, DATA_DIR: dataDir, ...(role === 'api' ? { PORT: String(port), WORKERS: 'off' } : {}), ...extra },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,10 @@ import { AddressInfo, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 
+/** The V8 flags every service process runs with (scripts/runtime-flags.js). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const { RUNTIME_FLAGS } = require('../../scripts/runtime-flags') as { RUNTIME_FLAGS: readonly string[] };
+
 /**
  * The service as a real child process (`node dist/main.js`), for tests that signal or kill it.
  * Global setup starts compiling the sources into LAUNCH_TEST_BUILD_DIR in the background
@@ -82,7 +86,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const dir = await ensureBuild();
   const port = await freePort();
   const inherited = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
-  const child = spawn(process.execPath, ['--max-semi-space-size=32', join(dir, 'main.js')], {
+  const child = spawn(process.execPath, [...RUNTIME_FLAGS, join(dir, 'main.js')], {
     cwd: ROOT,
     env: { ...inherited, PORT: String(port), LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
