@@ -273,6 +273,7 @@ describe.each([
       // recorded; the second copy is the takeover, the same delivery id, after the kill.
       expect(doubled.filter((copies) => copies.length !== 2)).toEqual([]);
       for (const [first, second] of doubled) {
+        // On both sides of the comparison, so that a failure shows when each copy arrived.
         const copies = { firstAfterKillMs: first.at - killSentAt, secondAfterKillMs: second.at - killSentAt };
         expect({ first: first.at <= killedAt, second: second.at > killedAt, same: first.deliveryId === second.deliveryId, copies }).toEqual(
           {
