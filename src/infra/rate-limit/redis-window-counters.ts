@@ -88,8 +88,10 @@ type LeaseCall = (
  *   X-RateLimit-Remaining) is the same, as counting each hit in Redis.
  * - With several processes, tokens one process holds are counted in Redis before they are used:
  *   another process may refuse a subject up to the unused tokens of its peers early. A lease takes
- *   at most 1/16 of what is left (one hit at a time in the last 32 of a window), so near the limit
- *   the counting is one by one again; a burst spread over processes is exact.
+ *   at most 1/16 of what is left (one hit at a time in the last 32 of a window), so a peer holds
+ *   at most one lease's worth (7 of 8) when the limit is reached. Those hits are not lost: that
+ *   process allows them to its next calls of the subject, so over every process the window's limit
+ *   is allowed exactly once as long as calls keep coming to each (test/cluster/limits).
  * - Concurrent calls of one subject in one process wait for a single grant instead of each asking.
  */
 export class RedisWindowCounters {
