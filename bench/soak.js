@@ -16,7 +16,7 @@
  * bench/memory-probe.js), its CPU, the answers served per second, the 304s among them, the
  * failures and p99. At the end: how much each memory figure grew after the first minute (or half
  * the run, when shorter): the peak of the samples of the first two cycles of the changes from then
- * (two broadcasts) against the peak of the last two cycles' (see `growth`), with the medians of
+ * (two broadcasts) against the peak of the last two cycles' (see soak-growth.js), with the medians of
  * the same windows beside it; the target is ≤ 10% for the RSS peak.
  *
  * Environment: BENCH_SOAK_SECONDS (600), BENCH_SOAK_BROWSERS (2000, at most 10,000),
@@ -32,7 +32,8 @@ const { join } = require('node:path');
 const { admin, cpuSeconds, createProject, databaseUrl, dropKeys, sleep, waitForHealth } = require('./support');
 const { BELL_USERS, ROUTES } = require('./routes');
 const { PORTS, assertFree, defaultEnv, poolAddress, startService, stopChild } = require('./targets');
-const { markdownTable, median } = require('./report');
+const { markdownTable } = require('./report');
+const { growth } = require('./soak-growth');
 
 const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 600);
 const BROWSERS = Number(process.env.BENCH_SOAK_BROWSERS ?? 2000);
@@ -147,40 +148,6 @@ function startTrickle(project, counts) {
   return () => timers.forEach(clearInterval);
 }
 
-/**
- * Growth of each memory figure from the start of the steady part (`fromSeconds` on) to the end,
- * compared over a window at each end that spans two cycles of the changes (two broadcasts, two
- * reports at least), so both windows hold the high and the low of the collector's swing: every
- * broadcast sends every poll of the next minute to the database, and RSS swings by a third with it,
- * so a single sample, or the median of a few consecutive ones, reads the phase they caught rather
- * than a trend. Judged on the peak of each window (the memory the process must be given, and what a
- * leak raises); the median of each window is reported beside it. Null with fewer than two samples
- * from `fromSeconds` on.
- */
-function growth(samples, fromSeconds) {
-  const steady = samples.filter((sample) => sample.seconds >= fromSeconds);
-  if (steady.length < 2) return null;
-  const cycle = Math.max(BROADCAST_SECONDS, REPORT_SECONDS);
-  const width = Math.max(1, Math.min(Math.ceil((2 * cycle) / REPORT_SECONDS), Math.floor(steady.length / 2)));
-  const start = steady.slice(0, width);
-  const end = steady.slice(-width);
-  const change = (name, summary) => {
-    if (start[0][name] === null) return null;
-    const before = summary(start.map((sample) => sample[name]));
-    return before ? (summary(end.map((sample) => sample[name])) - before) / before : null;
-  };
-  const peak = (values) => Math.max(...values);
-  return {
-    fromSeconds: start.map((sample) => sample.seconds),
-    toSeconds: end.map((sample) => sample.seconds),
-    rss: change('rssMb', peak),
-    rssMedian: change('rssMb', median),
-    heapUsed: change('heapUsedMb', peak),
-    external: change('externalMb', peak),
-    heapAfterGc: change('heapAfterGcMb', peak),
-  };
-}
-
 /** The row without the columns of figures this run did not take (heap after GC without BENCH_SOAK_GC=on). */
 const withoutNulls = (row) => Object.fromEntries(Object.entries(row).filter(([, value]) => value !== null));
 
@@ -275,7 +242,16 @@ async function soak(env) {
     stopping = true;
     stopTrickle();
     await crowd;
-    return { seconds: SECONDS, browsers: BROWSERS, samples, growth: growth(samples, Math.min(60, SECONDS / 2)), trickle };
+    return {
+      seconds: SECONDS,
+      browsers: BROWSERS,
+      samples,
+      growth: growth(samples, Math.min(60, SECONDS / 2), {
+        cycleSeconds: Math.max(BROADCAST_SECONDS, REPORT_SECONDS),
+        reportSeconds: REPORT_SECONDS,
+      }),
+      trickle,
+    };
   } finally {
     if (service.connected) service.disconnect();
     await stopChild(service);
