@@ -34,7 +34,6 @@ function setupCheckShares(samples, config) {
 }
 
 /** A route's figures: per target its medians over the rounds, per configuration its ratios. */
-
 function summarize(route, samples, targets, configs) {
   const summary = { route: route.name, targets: {}, ratios: {}, samples };
   for (const target of targets) {

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { RUNTIME_FLAGS } from '../support/server-process';
 
 /**
  * Every service process runs with the V8 flags of scripts/runtime-flags.js. The npm scripts, the
@@ -9,8 +10,6 @@ import { join } from 'node:path';
  * with other flags than production.
  */
 const ROOT = join(__dirname, '../..');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { RUNTIME_FLAGS } = require('../../scripts/runtime-flags') as { RUNTIME_FLAGS: readonly string[] };
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 // The flags themselves, and this check.
 const OWN_COPIES = new Set(['scripts/runtime-flags.js', 'test/lint/runtime-flags.e2e-spec.ts']);
