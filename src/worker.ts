@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { createContext, failStart, prepare } from './bootstrap';
+import { createContext, failStart, flushLogs, prepare } from './bootstrap';
 import { Database } from './infra/database/database.service';
 import { startWorkerHeartbeat } from './infra/queue/worker-heartbeat';
 import { ProcessLifecycle } from './shutdown';
@@ -12,8 +12,11 @@ async function worker(lifecycle: ProcessLifecycle): Promise<void> {
   const context = await createContext(config);
   lifecycle.holdApp(context, config.deadlines.shutdownGraceMs);
   await lifecycle.checkpoint();
-  startWorkerHeartbeat(context.get(Database), config.dataDir);
   new Logger('Worker').log('Launch Service workers running');
+  // As the API does once it listens: the start-up lines (the migrations this process ran) are
+  // written out before the heartbeat tells anyone the worker is up, not up to a second later.
+  await flushLogs();
+  startWorkerHeartbeat(context.get(Database), config.dataDir);
 }
 
 const lifecycle = new ProcessLifecycle();
