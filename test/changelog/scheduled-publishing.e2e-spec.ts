@@ -60,10 +60,14 @@ describe('scheduled publishing', () => {
       expect(lateBy).toBeGreaterThanOrEqual(0);
       expect(lateBy).toBeLessThan(3_000);
       expect(await publishedEvents(t.db, id)).toBe(1);
-      expect(await t.db.manager.findOneByOrFail(ChangelogPublicationEntity, { entryId: id })).toMatchObject({
-        status: 'published',
-        attempts: 1,
-      });
+      // The row's outcome is written once the attempt's transaction has committed, a moment after
+      // the entry shows as published.
+      const publication = await until(
+        () => t.db.manager.findOneByOrFail(ChangelogPublicationEntity, { entryId: id }),
+        (row) => row.status !== 'pending',
+        'the publication row to record its outcome',
+      );
+      expect(publication).toMatchObject({ status: 'published', attempts: 1 });
     });
   });
 
