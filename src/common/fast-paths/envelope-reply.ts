@@ -1,5 +1,8 @@
+import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
+import { createServer } from 'node:http';
+import { expressMessageClasses } from './express-messages';
 import { toSuccessEnvelope, writeRawReply } from '../http/envelope';
 import { RawReply, Versioned, WithStatus } from '../http/reply';
 import { committedAnswerOf, writeWireAnswer } from '../http/request-context';
@@ -20,6 +23,16 @@ import { writeJson } from './json-writer';
  * `statusCode` (envelope-reply.spec.ts checks it).
  */
 export class EnvelopeExpressAdapter extends ExpressAdapter {
+  /**
+   * The HTTP server, with requests and responses born with Express's prototypes
+   * (express-messages.ts). HTTPS and Nest's connection tracking, which the service does not use, are
+   * left to Nest's own server.
+   */
+  override initHttpServer(options: NestApplicationOptions): void {
+    if (options?.httpsOptions || options?.forceCloseConnections) return super.initHttpServer(options);
+    this.httpServer = createServer(expressMessageClasses(this.getInstance()), this.getInstance());
+  }
+
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     if (body instanceof RawReply) return writeRawReply(response, body, statusCode);
     const committed = committedAnswerOf(response.req as Request);
