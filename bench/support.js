@@ -37,7 +37,8 @@ function cpuSeconds(pid) {
 }
 
 // The runtime flags of the service's start scripts (scripts/runtime-flags.js), given to every target alike.
-const { RUNTIME_FLAGS: NODE_FLAGS } = require('../scripts/runtime-flags');
+const { RUNTIME_FLAGS } = require('../scripts/runtime-flags');
+const NODE_FLAGS = [...RUNTIME_FLAGS, ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
 
 async function waitForHealth(port, child) {
   for (let i = 0; i < 240; i += 1) {

@@ -65,7 +65,8 @@ function defaultEnv(env, databaseUrl, queuePrefix) {
   const own = { ...env, DATABASE_URL: databaseUrl, QUEUE_PREFIX: queuePrefix, TRUST_PROXY: DEFAULT_TRUST_PROXY };
   delete own.WORKERS;
   delete own.BROWSER_RATE_LIMIT;
-  return own;
+  // BENCH_DEFAULT_ENV (JSON): variables to set on this configuration alone, to tell what one of its settings costs.
+  return { ...own, ...JSON.parse(process.env.BENCH_DEFAULT_ENV ?? '{}') };
 }
 
 /** BENCH_CPU_PROFILE=<dir>: each target writes a V8 CPU profile to <dir>/<target> when it stops (open it in Chrome DevTools). */
