@@ -65,8 +65,24 @@ function defaultEnv(env, databaseUrl, queuePrefix) {
   const own = { ...env, DATABASE_URL: databaseUrl, QUEUE_PREFIX: queuePrefix, TRUST_PROXY: DEFAULT_TRUST_PROXY };
   delete own.WORKERS;
   delete own.BROWSER_RATE_LIMIT;
-  // BENCH_DEFAULT_ENV (JSON): variables to set on this configuration alone, to tell what one of its settings costs.
-  return { ...own, ...JSON.parse(process.env.BENCH_DEFAULT_ENV ?? '{}') };
+  return { ...own, ...defaultEnvOverrides() };
+}
+
+/** BENCH_DEFAULT_ENV (a JSON object): variables set on this configuration alone, to tell what one of its settings costs. */
+function defaultEnvOverrides() {
+  const text = process.env.BENCH_DEFAULT_ENV;
+  if (!text) return {};
+  let overrides;
+  try {
+    overrides = JSON.parse(text);
+  } catch {
+    overrides = null;
+  }
+  const valid = overrides !== null && typeof overrides === 'object' && !Array.isArray(overrides);
+  if (!valid || Object.values(overrides).some((value) => typeof value !== 'string')) {
+    throw new Error(`BENCH_DEFAULT_ENV takes a JSON object of strings, such as '{"TRUST_PROXY":"false"}'; got ${text}`);
+  }
+  return overrides;
 }
 
 /** BENCH_CPU_PROFILE=<dir>: each target writes a V8 CPU profile to <dir>/<target> when it stops (open it in Chrome DevTools). */

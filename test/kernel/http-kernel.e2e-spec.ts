@@ -27,6 +27,22 @@ describe('HTTP kernel', () => {
     });
   });
 
+  describe('HTTP server', () => {
+    it("constructs each request and response with Express's prototypes (express-messages.ts)", async () => {
+      const express = t.app.getHttpAdapter().getInstance() as import('express').Express;
+      const server = t.app.getHttpServer() as import('node:http').Server;
+      const born: [object, object][] = [];
+      const note = (req: object, res: object) => born.push([Object.getPrototypeOf(req), Object.getPrototypeOf(res)]);
+      server.prependListener('request', note);
+      try {
+        await t.api.get('/v1/_health').expect(200);
+      } finally {
+        server.removeListener('request', note);
+      }
+      expect(born).toEqual([[express.request, express.response]]);
+    });
+  });
+
   describe('envelopes', () => {
     it('wraps success as {data, error: null}', async () => {
       const res = await t.api.get('/v1/_health').expect(200);
