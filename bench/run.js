@@ -17,7 +17,10 @@
  * BENCH_POOL_SIZE (10: the baselines' pool; the service's is DATABASE_POOL_SIZE, default 10),
  * DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres: databases of their own are created and
  * dropped there), REDIS_URL (redis://127.0.0.1:6379), BENCH_JSON (a path: write the results there
- * too), BENCH_CPU_PROFILE (a folder: the targets' CPU profiles).
+ * too), BENCH_CPU_PROFILE (a folder: the targets' CPU profiles), BENCH_RATE (unset: each target as
+ * fast as it answers; a number: that many requests a second to every target, so that CPU µs per
+ * request compares work done at one rate rather than at each target's own saturation; req/s
+ * ratios then read about 100% and say nothing).
  * After the routes it times single sends at scale (bench/send-timings.js); with BENCH_ROUTES, only
  * when the list names `send timings`. Before anything else it times feedback classification
  * in-process (bench/classifier-timings.js); `BENCH_ROUTES=classifier` runs that step alone, without
@@ -51,6 +54,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+const RATE = fixedRate(process.env.BENCH_RATE);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 10);
 // What BENCH_JSON says of each configuration, beside its figures.
@@ -59,14 +63,25 @@ const SETUPS = {
   scaled: { workers: 'off (WORKERS=off)', browserRateLimit: 'lifted', trustProxy: 'unset', clientAddresses: 1 },
 };
 
+/** BENCH_RATE: requests a second offered to every target, or null to load them as fast as they answer. */
+function fixedRate(text) {
+  if (text === undefined || text === '') return null;
+  const rate = Number(text);
+  if (!Number.isInteger(rate) || rate <= 0)
+    throw new Error(`BENCH_RATE takes a whole number of requests a second, such as 1500; got ${text}`);
+  return rate;
+}
+
 /** One autocannon run; the default target's requests each come from the next address of the pool. */
 function load(target, route, context, seconds = SECONDS) {
   const setupRequest =
     target === 'default' ? (request) => fromNextAddress(route.request(request, context)) : (request) => route.request(request, context);
   return new Promise((resolve, reject) => {
     const requests = [{ method: route.method, path: route.path, setupRequest }];
-    autocannon({ url: `http://127.0.0.1:${PORTS[target]}`, connections: CONNECTIONS, duration: seconds, requests }, (error, result) =>
-      error ? reject(error) : resolve(result),
+    const rate = RATE ? { overallRate: RATE } : {};
+    autocannon(
+      { url: `http://127.0.0.1:${PORTS[target]}`, connections: CONNECTIONS, duration: seconds, requests, ...rate },
+      (error, result) => (error ? reject(error) : resolve(result)),
     );
   });
 }
@@ -141,7 +156,9 @@ async function runRoute(route, envs, configs, children) {
         const sample = await measure(target, children[target].pid, route, { ...contextOf(target), target, round });
         if (besideSetupCheck && configs.includes(target)) {
           const context = { ...setupCheckContext(target), target, round };
-          sample.setupCheckRps = (await measure(target, children[target].pid, SETUP_CHECK_ROUTE, context)).rps;
+          const check = await measure(target, children[target].pid, SETUP_CHECK_ROUTE, context);
+          sample.setupCheckRps = check.rps;
+          sample.setupCheckCpu = check.cpuMicrosPerRequest;
         }
         samples.push(sample);
       }
@@ -206,7 +223,7 @@ async function main() {
     );
     const summaries = [];
     for (const route of routes) summaries.push(await runRoute(route, envs, configs, children));
-    if (summaries.length > 0) printSummary(summaries, targets, configs);
+    if (summaries.length > 0) printSummary(summaries, targets, configs, RATE);
     // The default target has done its part: the sections below measure the scaled one.
     await stopChild(children.default);
     // Send latency at scale, unless a route list was asked for without it.
@@ -233,6 +250,7 @@ async function main() {
       const settings = {
         seconds: SECONDS,
         warmupSeconds: WARMUP_SECONDS,
+        rate: RATE,
         connections: CONNECTIONS,
         rounds: ROUNDS,
         configs,
