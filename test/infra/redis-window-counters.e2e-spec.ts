@@ -6,7 +6,8 @@ import { RedisWindowCounters } from '../../src/infra/rate-limit/redis-window-cou
 /**
  * The Redis counters of the rate limits, on a real Redis: a leased rule takes several hits of a
  * window per round trip and still never allows more than the limit; one process counts exactly as
- * hit-by-hit counting; a burst spread over two processes is exact; a lease ends with its window.
+ * hit-by-hit counting; a burst spread over two processes is exact; a lease ends with its window;
+ * a process that closes hands its unused tokens back to the window that granted them, and only to it.
  */
 const redisUrl = process.env.REDIS_URL;
 
@@ -29,7 +30,7 @@ const redisUrl = process.env.REDIS_URL;
   const countedInRedis = async (key: string, rule: RateLimitRule) => Number(await clients[0].get(`{${key}:${rule.bucket}}:hits`));
 
   afterAll(async () => {
-    counters.forEach((c) => c.close());
+    await Promise.all(counters.map((c) => c.close(false)));
     const found = await clients[0].keys(`{${prefix}:*`);
     if (found.length > 0) await clients[0].del(...found);
     await Promise.all(clients.map((c) => c.quit()));
@@ -110,6 +111,40 @@ const redisUrl = process.env.REDIS_URL;
     // A new window: counted again from 1, with a grant of its own.
     expect((await one.increment(key, rule)).totalHits).toBe(1);
     expect(await countedInRedis(key, rule)).toBe(8);
+  });
+
+  it('hands unused tokens back when a process closes, so its peer allows the whole limit', async () => {
+    const [leaving, staying] = [processCounters(), processCounters()];
+    const rule: RateLimitRule = { bucket: 'browser', limit: 200, windowMs: 60_000, lease: 8 };
+    const key = newKey();
+    await leaving.increment(key, rule);
+    expect(await countedInRedis(key, rule)).toBe(8);
+    expect(await leaving.close()).toBe(7);
+    expect(await countedInRedis(key, rule)).toBe(1);
+    // Kept, the 7 tokens would have refused the peer's last 7 calls of the window.
+    const records = [];
+    for (let i = 0; i < 200; i += 1) records.push(await staying.increment(key, rule));
+    expect(records.filter((r) => !r.isBlocked)).toHaveLength(199);
+    expect(records[198].totalHits).toBe(200);
+    expect(records[199].isBlocked).toBe(true);
+  });
+
+  it('hands no token to a window that began again, nor any when told not to', async () => {
+    const rule: RateLimitRule = { bucket: 'browser', limit: 200, windowMs: 60_000, lease: 8 };
+    const key = newKey();
+    const leaving = processCounters();
+    await leaving.increment(key, rule);
+    // The window the lease came from is gone; another one, of a different length, counts now.
+    await clients[0].del(`{${key}:${rule.bucket}}:hits`);
+    await processCounters().increment(key, { ...rule, windowMs: 600_000 });
+    expect(await leaving.close()).toBe(0);
+    expect(await countedInRedis(key, rule)).toBe(8);
+
+    const silent = processCounters();
+    const other = newKey();
+    await silent.increment(other, rule);
+    expect(await silent.close(false)).toBe(0);
+    expect(await countedInRedis(other, rule)).toBe(8);
   });
 
   it('shrinks grants near the limit so the last hits are counted one by one', async () => {

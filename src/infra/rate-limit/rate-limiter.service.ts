@@ -121,7 +121,8 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
     if (this.closed) return;
     this.closed = true;
     if (this.sweeper) clearInterval(this.sweeper);
-    this.shared?.close();
+    // Unused lease tokens go back to Redis while it still answers, for the processes that stay.
+    await this.shared?.close(this.redis.usable);
     await this.redis.close();
     this.memory.onApplicationShutdown();
   }

@@ -47,6 +47,20 @@ return { hits, left, 0, grant }
 `;
 
 /**
+ * Hands a process's unused tokens back to the window they were granted from: KEYS[1] the hits key,
+ * ARGV the tokens, the ms the process expects the window to have left, and how far Redis may
+ * differ from that. A window that ended and began again has at least a whole window more left than
+ * expected, so tokens never reach a window that did not grant them. Answers how many went back.
+ */
+const GIVE_BACK_SCRIPT = `
+local left = redis.call('PTTL', KEYS[1])
+if left <= 0 or math.abs(left - tonumber(ARGV[2])) > tonumber(ARGV[3]) then return 0 end
+local back = math.min(tonumber(ARGV[1]), tonumber(redis.call('GET', KEYS[1]) or '0'))
+if back > 0 then redis.call('DECRBY', KEYS[1], back) end
+return back
+`;
+
+/**
  * The lease of the limits every browser poll pays (the per-address browser limit, the bell's reads
  * per person): up to 8 hits of a subject per Redis round trip.
  */
@@ -66,6 +80,9 @@ interface Lease {
   asking: Promise<void> | null;
   /** Until when Redis said the subject is blocked: calls meanwhile ask Redis each (it refuses and counts them) without queueing. */
   blockedUntil: number;
+  /** The Redis key the tokens were granted from, and its window's length: where `close` returns them. */
+  hitsKey: string;
+  windowMs: number;
 }
 
 type LeaseCall = (
@@ -76,6 +93,11 @@ type LeaseCall = (
   blockMs: number,
   leaseMax: number,
 ) => Promise<number[]>;
+
+type GiveBackCall = (hitsKey: string, tokens: number, expectedLeftMs: number, leewayMs: number) => Promise<number>;
+
+/** The window's count of a subject: the key's hash tag keeps it and its block key on one cluster slot. */
+const hitsKeyOf = (key: string, rule: RateLimitRule): string => `{${key}:${rule.bucket}}:hits`;
 
 /**
  * Counters of a rate limit in Redis, shared by every API process. A rule with `lease` above 1 lets
@@ -93,16 +115,23 @@ type LeaseCall = (
  *   process allows them to its next calls of the subject, so over every process the window's limit
  *   is allowed exactly once as long as calls keep coming to each (test/cluster/limits).
  * - Concurrent calls of one subject in one process wait for a single grant instead of each asking.
+ * - A process that stops (a rolling deploy) hands its unused tokens back (`close`), so its peers
+ *   may allow them at once instead of after the window. Tokens are not handed back while the
+ *   process runs: a browser polls every 15-60 s, and a lease returned between its polls would
+ *   cost a Redis call each.
  */
 export class RedisWindowCounters {
   private readonly leases = new Map<string, Lease>();
   private readonly call: LeaseCall;
+  private readonly giveBack: GiveBackCall;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(redis: Redis) {
     redis.defineCommand('leaseWindowHits', { numberOfKeys: 2, lua: LEASE_SCRIPT });
-    const command = (redis as unknown as { leaseWindowHits: LeaseCall }).leaseWindowHits;
-    this.call = command.bind(redis);
+    redis.defineCommand('giveBackWindowHits', { numberOfKeys: 1, lua: GIVE_BACK_SCRIPT });
+    const commands = redis as unknown as { leaseWindowHits: LeaseCall; giveBackWindowHits: GiveBackCall };
+    this.call = commands.leaseWindowHits.bind(redis);
+    this.giveBack = commands.giveBackWindowHits.bind(redis);
     this.sweeper = setInterval(() => this.sweep(), 60_000);
     this.sweeper.unref();
   }
@@ -137,13 +166,28 @@ export class RedisWindowCounters {
     }
   }
 
-  close(): void {
+  /**
+   * Stops the sweep and forgets every lease; with `giveBack` (Redis answers), first hands the unused
+   * tokens of windows still running back to Redis. Answers how many tokens went back.
+   */
+  async close(giveBack = true): Promise<number> {
     clearInterval(this.sweeper);
+    const now = Date.now();
+    const returns: Promise<number>[] = [];
+    for (const lease of this.leases.values()) {
+      if (giveBack && lease.tokens > 0 && lease.endsAt > now && lease.hitsKey) {
+        // Half a window of leeway: what the process expects is left (Redis's own answer at the grant,
+        // less the time since) is off by round trips only; a window that began again is a whole window away.
+        returns.push(this.giveBack(lease.hitsKey, lease.tokens, lease.endsAt - now, lease.windowMs / 2).catch(() => 0));
+      }
+      lease.tokens = 0;
+    }
     this.leases.clear();
+    return (await Promise.all(returns)).reduce((sum, back) => sum + back, 0);
   }
 
   private newLease(key: string): Lease {
-    const lease: Lease = { tokens: 0, counted: 0, endsAt: 0, asking: null, blockedUntil: 0 };
+    const lease: Lease = { tokens: 0, counted: 0, endsAt: 0, asking: null, blockedUntil: 0, hitsKey: '', windowMs: 0 };
     this.leases.set(key, lease);
     return lease;
   }
@@ -166,6 +210,8 @@ export class RedisWindowCounters {
       lease.tokens = granted - 1;
       lease.counted = hits;
       lease.endsAt = now + windowLeftMs;
+      lease.hitsKey = hitsKeyOf(key, rule);
+      lease.windowMs = rule.windowMs;
     } else {
       lease.blockedUntil = now + blockLeftMs;
       lease.endsAt = Math.max(lease.endsAt, lease.blockedUntil);
@@ -174,7 +220,7 @@ export class RedisWindowCounters {
   }
 
   private ask(key: string, rule: RateLimitRule, leaseMax: number): Promise<number[]> {
-    return this.call(`{${key}:${rule.bucket}}:hits`, `{${key}:${rule.bucket}}:blocked`, rule.windowMs, rule.limit, rule.windowMs, leaseMax);
+    return this.call(hitsKeyOf(key, rule), `{${key}:${rule.bucket}}:blocked`, rule.windowMs, rule.limit, rule.windowMs, leaseMax);
   }
 
   /** Redis's answer as the throttler storage's record; `unused` tokens of the grant are not yet hits. */
