@@ -2,6 +2,7 @@ import { Queue, Worker, setDefaultBackendFactory } from 'bullmq';
 import { loadConfig, withDatabaseUrl } from '../../src/config/app-config';
 import { EmbeddedPostgres, startEmbeddedPostgres } from '../../src/infra/database/embedded-postgres';
 import { queueOptionsFor, workerOptionsFor } from '../../src/infra/queue/queue-backend';
+import { migrateQueueSchema } from '../../src/infra/queue/queue-schema';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const HOUR = 3_600_000;
@@ -22,6 +23,7 @@ describe('queues on the embedded database', () => {
     embedded = await startEmbeddedPostgres({ dataDir: 'memory' });
     // No DATABASE_URL: the embedded mode, as `npm start` runs without configuration.
     const config = withDatabaseUrl(loadConfig({ PUBLIC_BASE_URL: 'https://launch.test', QUEUE_PREFIX: 'embedded' }), embedded.url);
+    await migrateQueueSchema(config);
     const options = queueOptionsFor(config);
     queue = new Queue('probe', options);
     worker = new Worker('probe', async (job) => void processed.push(job.name), { ...options, ...workerOptionsFor(config) });

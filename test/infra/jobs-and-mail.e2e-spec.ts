@@ -145,6 +145,21 @@ describe('job catalog', () => {
       await t.close();
     }
   });
+
+  it('names the jobs still pending, so a test that waited too long says on what', async () => {
+    // No workers: what is added stays waiting.
+    const t = await TestApp.start({ env: { WORKERS: 'off' } });
+    try {
+      const queue = t.get(QueueService);
+      await queue.enqueue('mail.send', { id: 'mail_1' }, { dedupeId: 'mail_1' });
+      await queue.enqueue('webhooks.deliver', { id: 'whd_1' }, { dedupeId: 'whd_1', delayMs: 60_000 });
+      expect(await queue.pendingJobCount()).toBe(1);
+      expect(await queue.pendingJobs()).toEqual(['mail/mail.send-mail_1 (waiting)']);
+      await expect(t.drainJobs(100)).rejects.toThrow(/^jobs still pending after 100 ms: mail\/mail\.send-mail_1 \(waiting\)$/);
+    } finally {
+      await t.close();
+    }
+  });
 });
 
 describe('shutdown', () => {

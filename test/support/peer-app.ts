@@ -6,6 +6,7 @@ import type { AdjustableClock } from '../../src/common/clock/clock';
 import { loadConfig, withDatabaseUrl } from '../../src/config/app-config';
 import { ChangeNotifications } from '../../src/infra/database/change-notifications.service';
 import { Database } from '../../src/infra/database/database.service';
+import { reportingSlowStart } from './slow-start';
 import type { TestApp } from './test-app';
 
 /**
@@ -22,7 +23,11 @@ export function startPeerApp(a: TestApp, clock: AdjustableClock, extra: Record<s
     ENCRYPTION_KEY: a.config.encryptionKey!.toString('base64'),
     ...extra,
   };
-  return createHttpApp(withDatabaseUrl(loadConfig(env), a.config.databaseUrl!), { clock });
+  return reportingSlowStart(
+    a.config.databaseUrl!,
+    'a peer app',
+    createHttpApp(withDatabaseUrl(loadConfig(env), a.config.databaseUrl!), { clock }),
+  );
 }
 
 /** Waits until every app's change listener has LISTEN in place (which drops every cached copy once). */

@@ -14,6 +14,7 @@ import type { PlanName } from '../../src/projects/plans';
 import type { ProjectRef } from '../../src/projects/project-ref';
 import { ApiClient } from './api-client';
 import { trackOpen, trackStart } from './open-apps';
+import { reportingSlowStart } from './slow-start';
 import { createTestDatabase } from './test-database';
 
 export interface TestAppOptions {
@@ -72,12 +73,16 @@ export class TestApp {
       const config = withDatabaseUrl(loadConfig(testEnvironment(prefix, options)), database.url);
       redisUrl = config.redisUrl;
       const clock = new AdjustableClock();
-      const app = await createHttpApp(config, {
-        clock,
-        imports: options.imports,
-        logDestination: options.logDestination,
-        checkEncryptionKey: options.checkEncryptionKey,
-      });
+      const app = await reportingSlowStart(
+        database.url,
+        'TestApp.start',
+        createHttpApp(config, {
+          clock,
+          imports: options.imports,
+          logDestination: options.logDestination,
+          checkEncryptionKey: options.checkEncryptionKey,
+        }),
+      );
       return new TestApp(app, config, clock, async () => {
         await app.close();
         await release();
@@ -116,7 +121,9 @@ export class TestApp {
     const deadline = Date.now() + timeoutMs;
     let idleChecks = 0;
     while (idleChecks < 2) {
-      if (Date.now() > deadline) throw new Error(`jobs still pending after ${timeoutMs} ms`);
+      if (Date.now() > deadline) {
+        throw new Error(`jobs still pending after ${timeoutMs} ms: ${(await queue.pendingJobs()).join(', ') || 'none now'}`);
+      }
       idleChecks = (await queue.pendingJobCount()) === 0 ? idleChecks + 1 : 0;
       await sleep(25);
     }

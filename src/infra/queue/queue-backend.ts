@@ -1,5 +1,6 @@
 import { type ConnectionOptions, type QueueOptions, type WorkerOptions, createPostgresBackend, setDefaultBackendFactory } from 'bullmq';
 import type { AppConfig } from '../../config/app-config';
+import { queueSchemaOf } from './queue-schema';
 
 export type QueueBackend = 'redis' | 'postgres';
 
@@ -52,9 +53,9 @@ export function queueOptionsFor(config: AppConfig): QueueOptions {
   setDefaultBackendFactory(config.embeddedDatabase ? createPollingPostgresBackend : createPostgresBackend);
   const connection = {
     connectionString: config.databaseUrl,
-    // PGlite ignores the search_path a separate schema needs.
-    schema: config.embeddedDatabase ? 'public' : 'bullmq',
-    migrate: true,
+    schema: queueSchemaOf(config),
+    // Migrated once per process before the queues exist (migrateQueueSchema); each connection only checks.
+    migrate: false,
     max: 4,
     // As for the service's own pool (database.module.ts): no wait limit on the embedded database.
     ...(config.embeddedDatabase ? {} : { connectionTimeoutMillis: config.deadlines.databaseConnectMs }),

@@ -2,12 +2,13 @@ import { BullModule } from '@nestjs/bullmq';
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
-import { APP_CONFIG } from '../../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { DueRows } from './due-rows.service';
 import { QUEUE_NAMES } from './job-catalog';
 import { jobProcessorProviders } from './job.processor';
 import { JobRegistry } from './job-registry.service';
 import { queueOptionsFor } from './queue-backend';
+import { migrateQueueSchema } from './queue-schema';
 import { QueueService, jobQueuesProvider } from './queue.service';
 import { Sweeper } from './sweeper.service';
 
@@ -20,7 +21,14 @@ import { Sweeper } from './sweeper.service';
   imports: [
     DiscoveryModule,
     ScheduleModule.forRoot(),
-    BullModule.forRootAsync({ inject: [APP_CONFIG], useFactory: queueOptionsFor, extraOptions: { manualRegistration: true } }),
+    BullModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: async (config: AppConfig) => {
+        await migrateQueueSchema(config);
+        return queueOptionsFor(config);
+      },
+      extraOptions: { manualRegistration: true },
+    }),
     BullModule.registerQueue(...QUEUE_NAMES.map((name) => ({ name }))),
   ],
   providers: [JobRegistry, QueueService, Sweeper, DueRows, jobQueuesProvider, ...jobProcessorProviders()],

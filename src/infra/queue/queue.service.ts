@@ -130,6 +130,19 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
     return pending;
   }
 
+  /** The jobs pendingJobCount counts, as `queue/job-id (state)`: for a test that waited too long, to say on what. */
+  async pendingJobs(): Promise<string[]> {
+    const pending: string[] = [];
+    const now = Date.now();
+    for (const queue of this.queues.values()) {
+      const jobs = await queue.getJobs(['waiting', 'active', 'prioritized', 'waiting-children']);
+      const dueDelayed = (await queue.getDelayed()).filter((job) => job.timestamp + (job.delay ?? 0) <= now);
+      for (const job of jobs) pending.push(`${queue.name}/${job.id} (${await job.getState()})`);
+      for (const job of dueDelayed) pending.push(`${queue.name}/${job.id} (delayed, due)`);
+    }
+    return pending;
+  }
+
   /**
    * From here on nothing is added (the rows stay due for the next sweeper), and running jobs finish
    * now, while the database is surely open: @nestjs/bullmq would close the workers in
