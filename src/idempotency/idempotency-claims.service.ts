@@ -13,15 +13,21 @@ import { IdempotencyStore } from './idempotency-store.service';
 
 const IDEMPOTENT = 'launch:idempotent';
 
-/** Marks a route as honouring Idempotency-Key (the @Idempotent() decorator sets it). */
-export const MarkIdempotent = (): MethodDecorator => SetMetadata(IDEMPOTENT, true);
+/** How a route honours Idempotency-Key (the @Idempotent() decorator sets it). */
+export interface IdempotentRoute {
+  /** Its answer shows a secret once: the stored copy is sealed with ENCRYPTION_KEY. */
+  readonly secretInAnswer: boolean;
+}
 
-const idempotentFlag = handlerMetadata<boolean>(IDEMPOTENT);
+/** Marks a route as honouring Idempotency-Key (the @Idempotent() decorator sets it). */
+export const MarkIdempotent = (route: IdempotentRoute): MethodDecorator => SetMetadata(IDEMPOTENT, route);
+
+const idempotentRouteOf = handlerMetadata<IdempotentRoute>(IDEMPOTENT);
 const httpCodeOf = handlerMetadata<number>(HTTP_CODE_METADATA);
 const RETENTION_MS = PLATFORM_LIMITS.idempotencyRetentionHours * 3_600_000;
 
 /** Whether a route handler honours Idempotency-Key (@Idempotent()). */
-export const isIdempotent = (handler: object): boolean => idempotentFlag(handler) === true;
+export const isIdempotent = (handler: object): boolean => idempotentRouteOf(handler) !== undefined;
 
 /**
  * Idempotency-Key on the routes marked @Idempotent(), the last step of the route-policy guard (it
@@ -75,6 +81,7 @@ export class IdempotencyClaims {
       res,
       etag: (req.app.get('etag fn') as EtagFunction | undefined) ?? null,
       delayAfterCommitMs: this.delayAfterCommitMs,
+      sealed: idempotentRouteOf(handler)?.secretInAnswer === true,
     });
     setCommittedAnswerSource(req, call);
     bindRequestBody(req, call);

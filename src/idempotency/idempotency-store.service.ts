@@ -2,11 +2,20 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
+import { SecretBox } from '../common/crypto/secret-box';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { WireAnswer } from '../common/http/request-context';
 import { Database } from '../infra/database/database.service';
 import { ErasureRegistry } from '../infra/erasure/erasure-registry.service';
-import { deleteAnswersNamingPerson, findUnexpiredRecord, purgeExpiredAnswers, upsertRecord } from './idempotency.queries';
+import { SealedValues } from '../infra/encryption/sealed-values.service';
+import {
+  deleteAnswersNamingPerson,
+  findUnexpiredRecord,
+  purgeExpiredAnswers,
+  resealAnswers,
+  sampleSealedAnswer,
+  upsertRecord,
+} from './idempotency.queries';
 
 export interface StoredAnswer {
   requestHash: string;
@@ -20,6 +29,8 @@ interface NewRecord extends StoredAnswer {
   projectId: string | null;
   createdAt: Date;
   expiresAt: Date;
+  /** The answer shows a secret: its body is stored sealed with ENCRYPTION_KEY. */
+  sealed: boolean;
 }
 
 // Any fixed number: the first half of the two-part advisory lock key, so idempotency claims never
@@ -31,30 +42,42 @@ export const IDEMPOTENCY_LOCK_SPACE = 0x1de4;
  * effect's transaction, as its last statement; a request in progress holds a transaction-scoped
  * advisory lock instead of a row, which PostgreSQL releases when the transaction ends in any way,
  * a killed process included.
+ *
+ * The body of an answer that shows a secret (routes marked `@Idempotent({ secretInAnswer: true })`)
+ * is sealed with ENCRYPTION_KEY, as the secret is where it is kept (or only its hash is), so 24 hours
+ * of replays are no way around that; `encryption:reseal` moves these bodies to a new key with the
+ * other sealed values.
  */
 @Injectable()
 export class IdempotencyStore implements OnModuleInit {
   private readonly logger = new Logger(IdempotencyStore.name);
+
+  private readonly box: SecretBox | null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly erasure: ErasureRegistry,
-  ) {}
+    sealedValues: SealedValues,
+  ) {
+    this.box = config.encryptionKey ? new SecretBox(config.encryptionKey) : null;
+    sealedValues.register({ name: 'idempotency_records', sample: sampleSealedAnswer, resealAll: resealAnswers });
+  }
 
   /** A stored answer can carry a person's email or user id: erasing them deletes it. */
   onModuleInit(): void {
-    this.erasure.contribute('idempotent_answers', deleteAnswersNamingPerson);
+    this.erasure.contribute('idempotent_answers', (em, person) => deleteAnswersNamingPerson(em, person, (sealed) => this.open(sealed)));
   }
 
   /** The committed, unexpired answer for (scope, key), or null. */
   async find(scope: string, key: string, now: Date, em: EntityManager = this.db.manager): Promise<StoredAnswer | null> {
     const row = await findUnexpiredRecord(em, scope, key, now);
     if (!row) return null;
+    const body = row.response_sealed ? this.open(row.response_body) : row.response_body;
     return {
       requestHash: row.request_hash,
-      answer: { status: row.response_status, headers: row.response_headers, body: row.response_body },
+      answer: { status: row.response_status, headers: row.response_headers, body },
     };
   }
 
@@ -79,11 +102,22 @@ export class IdempotencyStore implements OnModuleInit {
       record.requestHash,
       record.answer.status,
       JSON.stringify(record.answer.headers),
-      record.answer.body,
+      record.sealed ? this.required().seal(record.answer.body) : record.answer.body,
       record.createdAt,
       record.expiresAt,
       record.projectId,
+      record.sealed,
     ]);
+  }
+
+  /** Throws SealedValueUnreadable (503 SEALED_VALUE_UNREADABLE) when another key sealed it. */
+  private open(sealed: string): string {
+    return this.required().open(sealed);
+  }
+
+  private required(): SecretBox {
+    if (!this.box) throw new Error('ENCRYPTION_KEY is not configured');
+    return this.box;
   }
 
   /** Hourly, in worker processes only (an API-only process leaves it to them), one at a time. */

@@ -27,6 +27,7 @@ function callWith(log: string[], locked = true): IdempotentCall {
     res: { getHeader: () => undefined } as unknown as Response,
     etag: null,
     delayAfterCommitMs: 0,
+    sealed: false,
   });
 }
 

@@ -28,6 +28,8 @@ interface IdempotentRequest {
   etag: EtagFunction | null;
   /** Test hook (0 in production): holds the answer back after COMMIT, for crash tests. */
   delayAfterCommitMs: number;
+  /** The answer shows a secret: its stored copy is sealed (IdempotencyStore). */
+  sealed: boolean;
 }
 
 // Headers a handler may have set that belong to the answer itself (not to this delivery of it).
@@ -91,8 +93,8 @@ export class IdempotentCall implements CommittedAnswerSource {
 
   async complete(em: EntityManager, result: unknown): Promise<void> {
     const answer = this.answerOf(result);
-    const { scope, key, projectId, requestHash, receivedAt, expiresAt, delayAfterCommitMs } = this.request;
-    await this.store.save(em, { scope, key, projectId, requestHash, answer, createdAt: receivedAt, expiresAt });
+    const { scope, key, projectId, requestHash, receivedAt, expiresAt, delayAfterCommitMs, sealed } = this.request;
+    await this.store.save(em, { scope, key, projectId, requestHash, answer, createdAt: receivedAt, expiresAt, sealed });
     this.pending = answer;
     if (delayAfterCommitMs > 0) afterCommit(em, () => sleep(delayAfterCommitMs));
   }

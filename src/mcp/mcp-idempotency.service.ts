@@ -29,8 +29,17 @@ export class McpIdempotency {
     private readonly clock: Clock,
   ) {}
 
-  /** `work` hands `args.input` to the service, which finds the claim on it (`idempotently`, idempotent-call.ts). */
-  async run<T>(caller: ToolCaller, tool: string, args: ToolArgs, work: () => Promise<T>): Promise<T | unknown> {
+  /**
+   * `work` hands `args.input` to the service, which finds the claim on it (`idempotently`,
+   * idempotent-call.ts). `secretInAnswer`: as the tool's REST route's `@Idempotent` says.
+   */
+  async run<T>(
+    caller: ToolCaller,
+    tool: string,
+    args: ToolArgs,
+    work: () => Promise<T>,
+    options: { secretInAnswer?: boolean } = {},
+  ): Promise<T | unknown> {
     const key = args.idempotencyKey;
     if (key === null) return work();
     const scope = caller.idempotencyScope;
@@ -50,6 +59,7 @@ export class McpIdempotency {
       res: NO_RESPONSE_HEADERS,
       etag: null,
       delayAfterCommitMs: 0,
+      sealed: options.secretInAnswer === true,
     });
     carryIdempotentCall(args.input, call);
     try {

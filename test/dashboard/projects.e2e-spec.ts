@@ -127,6 +127,12 @@ describe('Dashboard projects', () => {
       expect(again.body.data).toEqual(first.body.data);
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect((await t.api.as(user.token).get('/v1/dashboard/projects').expect(200)).body.data).toHaveLength(2);
+      // The copy kept for replays shows the new secret key: it is sealed, never in clear.
+      const [record]: { response_sealed: boolean; response_body: string }[] = await t.db.manager.query(
+        "SELECT response_sealed, response_body FROM idempotency_records WHERE key = 'create-1'",
+      );
+      expect(record.response_sealed).toBe(true);
+      expect(record.response_body).not.toContain(first.body.data.secret_key);
     });
 
     it('answers MISSING_AUTH, WRONG_AUTH_TYPE and ACCOUNT_NOT_FOUND', async () => {

@@ -74,8 +74,8 @@ describe('ENCRYPTION_KEY at start, as real processes', () => {
 
         const resealed = await runCli({ DATABASE_URL: db.url, ENCRYPTION_KEY: keyB, ENCRYPTION_KEY_PREVIOUS: keyA }, 'encryption:reseal');
         expect(resealed).toEqual({
-          resealed: { notification_signing_secrets: 1, revenue_connections: 0, webhook_endpoints: 0 },
-          unchanged: { notification_signing_secrets: 0, revenue_connections: 0, webhook_endpoints: 0 },
+          resealed: { idempotency_records: 0, notification_signing_secrets: 1, revenue_connections: 0, webhook_endpoints: 0 },
+          unchanged: { idempotency_records: 0, notification_signing_secrets: 0, revenue_connections: 0, webhook_endpoints: 0 },
         });
 
         for (const script of ['main.js', 'worker.js']) {

@@ -1,8 +1,12 @@
+import { randomBytes } from 'node:crypto';
+import { SecretBox } from '../../src/common/crypto/secret-box';
 import { ContactEntity } from '../../src/contacts/entities/contact.entity';
 import { IdempotencyRecordEntity } from '../../src/idempotency/entities/idempotency-record.entity';
 import { IdempotencyStore } from '../../src/idempotency/idempotency-store.service';
 import { PURGE_LOCK_NAME } from '../../src/idempotency/idempotency.queries';
 import { WaitlistSignupEntity } from '../../src/waitlist/entities/waitlist-signup.entity';
+import { WebhookEndpointEntity } from '../../src/webhooks/entities/webhook-endpoint.entity';
+import { WebhookHostResolver } from '../../src/webhooks/url-policy/host-resolver.service';
 import { ProbeController, ProbeModule } from '../support/probe.module';
 import { SeededProject, TestApp } from '../support/test-app';
 
@@ -111,6 +115,94 @@ describe('Idempotency-Key', () => {
       expect(signups).toBe(1);
       const record = await t.db.manager.findOneByOrFail(IdempotencyRecordEntity, { key: 'signup-bytes' });
       expect(record).toMatchObject({ responseStatus: 201, responseBody: first.text });
+    });
+  });
+
+  describe('answers that show a secret (POST /v1/webhooks)', () => {
+    const URL = 'https://hooks.example.com/services/T000/B000/token-in-the-path';
+    const create = (key: string) =>
+      t.api
+        .as(project.secretKey)
+        .post('/v1/webhooks')
+        .set('Idempotency-Key', key)
+        .send({ url: URL, events: ['*'] });
+    const recordOf = (key: string) => t.db.manager.findOneByOrFail(IdempotencyRecordEntity, { key });
+
+    beforeAll(() => {
+      // Every name resolves to a public address.
+      jest.spyOn(t.get(WebhookHostResolver), 'resolve').mockImplementation(async () => ['93.184.215.14']);
+    });
+    afterAll(() => jest.restoreAllMocks());
+    // Webhooks come with a paid plan.
+    beforeEach(async () => {
+      project = await t.seedProject({ plan: 'indie' });
+    });
+
+    it('keeps the copy for replays sealed: neither the signing secret nor the URL is readable in the database', async () => {
+      const first = await create('webhook-1').expect(201);
+      const secret: string = first.body.data.signing_secret;
+      expect(secret).toMatch(/^whsec_/);
+      const record = await recordOf('webhook-1');
+      expect(record.responseSealed).toBe(true);
+      expect(record.responseBody).toMatch(/^v1\./);
+      expect(record.responseBody).not.toContain(secret);
+      expect(record.responseBody).not.toContain('token-in-the-path');
+      expect(new SecretBox(t.config.encryptionKey!).open(record.responseBody)).toBe(first.text);
+
+      const replay = await create('webhook-1').expect(201);
+      expect(replay.text).toBe(first.text);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.headers['x-request-id']).toBe(first.headers['x-request-id']);
+      expect(await t.db.manager.countBy(WebhookEndpointEntity, { projectId: project.project.id })).toBe(1);
+    });
+
+    it('keeps answers that show no secret as they are', async () => {
+      const body = { user_id: 'u_plain', email: 'plain@example.com' };
+      const first = await t.api
+        .as(project.secretKey)
+        .post('/v1/analytics/identify')
+        .set('Idempotency-Key', 'plain-1')
+        .send(body)
+        .expect(200);
+      expect(await recordOf('plain-1')).toMatchObject({ responseSealed: false, responseBody: first.text });
+    });
+
+    it('answers 503 SEALED_VALUE_UNREADABLE to a replay sealed under another key, and adds nothing', async () => {
+      await create('webhook-2').expect(201);
+      const other = new SecretBox(randomBytes(32));
+      await t.db.manager.update(IdempotencyRecordEntity, { key: 'webhook-2' }, { responseBody: other.seal('{"data":{}}') });
+      const res = await create('webhook-2').expect(503);
+      expect(res.body.error).toMatchObject({ code: 'SEALED_VALUE_UNREADABLE', remediation: expect.stringContaining('encryption:reseal') });
+      expect(await t.db.manager.countBy(WebhookEndpointEntity, { projectId: project.project.id })).toBe(1);
+    });
+
+    it('erasing a person deletes a sealed answer that names them, and keeps the others', async () => {
+      const identified = await t.api
+        .as(project.secretKey)
+        .post('/v1/analytics/identify')
+        .send({ user_id: 'u_sealed', email: 'sealed@example.com' })
+        .expect(200);
+      await create('webhook-3').expect(201);
+      // A sealed answer that names the person, as a create route's answer could.
+      const store = t.get(IdempotencyStore);
+      const now = t.clock.now();
+      const answer = { status: 201, headers: {}, body: JSON.stringify({ data: { name: 'sealed@example.com' }, error: null }) };
+      await t.db.transaction((em) =>
+        store.save(em, {
+          scope: 'key_sealed_probe',
+          key: 'naming-1',
+          projectId: project.project.id,
+          requestHash: 'h',
+          answer,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + 3_600_000),
+          sealed: true,
+        }),
+      );
+      expect((await recordOf('naming-1')).responseBody).not.toContain('sealed@example.com');
+      await t.api.as(project.secretKey).delete(`/v1/contacts/${identified.body.data.id}`).expect(200);
+      expect(await t.db.manager.countBy(IdempotencyRecordEntity, { key: 'naming-1' })).toBe(0);
+      expect(await t.db.manager.countBy(IdempotencyRecordEntity, { key: 'webhook-3' })).toBe(1);
     });
   });
 

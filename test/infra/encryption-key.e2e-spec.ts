@@ -24,6 +24,8 @@ interface Seeded {
   publishableKey: string;
   signingSecret: string;
   endpointId: string;
+  /** The create answer as sent: a replay with its Idempotency-Key must return it byte for byte. */
+  endpointAnswer: string;
   webhookSecret: string;
 }
 
@@ -105,8 +107,10 @@ describe('ENCRYPTION_KEY: the fingerprint checked at start, and encryption:resea
     const created = await app.get(ProvisioningService).createProjectWithKeys({ name: 'Sealed', plan: 'indie' });
     const api = new ApiClient(app.getHttpServer()).as(created.secretKey);
     const signing = await api.post('/v1/notifications/signing-secret').expect(201);
+    // With Idempotency-Key: the answer kept for replays shows the secret, so it is sealed too.
     const endpoint = await api
       .post('/v1/webhooks')
+      .set('Idempotency-Key', 'sealed-endpoint')
       .send({ url: receiver.url, events: ['*'] })
       .expect(201);
     const rotated = await api.post(`/v1/webhooks/${endpoint.body.data.id}/rotate-secret`).expect(200);
@@ -115,6 +119,7 @@ describe('ENCRYPTION_KEY: the fingerprint checked at start, and encryption:resea
       publishableKey: created.publishableKey,
       signingSecret: signing.body.data.signing_secret,
       endpointId: endpoint.body.data.id,
+      endpointAnswer: endpoint.text,
       webhookSecret: rotated.body.data.signing_secret,
     };
   }
@@ -133,6 +138,13 @@ describe('ENCRYPTION_KEY: the fingerprint checked at start, and encryption:resea
     const [request] = receiver.requests;
     const timestamp = Number(/t=(\d+)/.exec(String(request.headers['service-signature']))![1]);
     expect(request.headers['service-signature']).toContain(`v1=${signaturePart(seeded.webhookSecret, timestamp, request.rawBody)}`);
+    const replay = await api
+      .as(seeded.secretKey)
+      .post('/v1/webhooks')
+      .set('Idempotency-Key', 'sealed-endpoint')
+      .send({ url: receiver.url, events: ['*'] })
+      .expect(201);
+    expect(replay.text).toBe(seeded.endpointAnswer);
   }
 
   async function storedFingerprints(): Promise<Array<{ setting: string; fingerprint: string }>> {
@@ -186,7 +198,7 @@ describe('ENCRYPTION_KEY: the fingerprint checked at start, and encryption:resea
 
       const message = await refusal(keyB);
       expect(message).toContain(
-        'does not open the secrets already stored in this database (notification_signing_secrets, webhook_endpoints)',
+        'does not open the secrets already stored in this database (idempotency_records, notification_signing_secrets, webhook_endpoints)',
       );
       expect(await storedFingerprints()).toEqual([]);
       await expectSecretsOpen(await start(keyA), seeded);
@@ -220,8 +232,8 @@ describe('ENCRYPTION_KEY: the fingerprint checked at start, and encryption:resea
       expect({ code: first.code, stderr: first.stderr }).toEqual({ code: 0, stderr: '' });
       expect(first.stdout.trim().split('\n')).toHaveLength(1);
       expect(JSON.parse(first.stdout)).toEqual({
-        resealed: { notification_signing_secrets: 1, revenue_connections: 1, webhook_endpoints: 3 },
-        unchanged: { notification_signing_secrets: 0, revenue_connections: 0, webhook_endpoints: 0 },
+        resealed: { idempotency_records: 1, notification_signing_secrets: 1, revenue_connections: 1, webhook_endpoints: 3 },
+        unchanged: { idempotency_records: 0, notification_signing_secrets: 0, revenue_connections: 0, webhook_endpoints: 0 },
       });
 
       expect(await refusal(keyA)).toContain('ENCRYPTION_KEY is not the key');
@@ -234,8 +246,8 @@ describe('ENCRYPTION_KEY: the fingerprint checked at start, and encryption:resea
       const again = await cli(keyB, keyA, 'encryption:reseal', '--json');
       expect(again.code).toBe(0);
       expect(JSON.parse(again.stdout)).toEqual({
-        resealed: { notification_signing_secrets: 0, revenue_connections: 0, webhook_endpoints: 0 },
-        unchanged: { notification_signing_secrets: 1, revenue_connections: 1, webhook_endpoints: 3 },
+        resealed: { idempotency_records: 0, notification_signing_secrets: 0, revenue_connections: 0, webhook_endpoints: 0 },
+        unchanged: { idempotency_records: 1, notification_signing_secrets: 1, revenue_connections: 1, webhook_endpoints: 3 },
       });
     });
 

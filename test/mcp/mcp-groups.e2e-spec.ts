@@ -147,6 +147,19 @@ describe('MCP tools of the other groups', () => {
   });
 
   describe('webhooks', () => {
+    it('replays a create with its idempotency_key from a sealed copy: the signing secret is not stored in clear', async () => {
+      const input = { url: `${receiver.url}/sealed`, events: ['feedback.created'], idempotency_key: 'hook-sealed-1' };
+      const created = await ok(agent, 'create_webhook', input);
+      expect(created.signing_secret).toMatch(/^whsec_/);
+      expect(await ok(agent, 'create_webhook', input)).toEqual(created);
+      const [record]: { response_sealed: boolean; response_body: string }[] = await t.db.manager.query(
+        "SELECT response_sealed, response_body FROM idempotency_records WHERE key = 'hook-sealed-1'",
+      );
+      expect(record.response_sealed).toBe(true);
+      expect(record.response_body).not.toContain(created.signing_secret as string);
+      expect(await ok(agent, 'delete_webhook', { id: created.id, confirm: true })).toEqual({ id: created.id, deleted: true });
+    });
+
     it('creates, updates, tests, lists and deletes an endpoint; delete changes nothing without confirm', async () => {
       const created = await ok(agent, 'create_webhook', { url: receiver.url, events: ['feedback.created'] });
       const id = created.id as string;

@@ -28,7 +28,7 @@ export class DashboardKeysController {
 
   @Post()
   @Auth('dashboard')
-  @Idempotent()
+  @Idempotent({ secretInAnswer: true })
   @ApiOperation({
     summary: 'Create a key; the full key is in this answer only. The plan caps active keys per type (secret and publishable apart).',
   })

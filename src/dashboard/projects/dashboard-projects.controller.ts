@@ -26,7 +26,7 @@ export class DashboardProjectsController {
 
   @Post()
   @Auth('dashboard_account')
-  @Idempotent()
+  @Idempotent({ secretInAnswer: true })
   @ApiOperation({
     summary:
       'Create a project (on Free) with its first secret and publishable keys, shown this once. The account may hold as many projects as its highest plan allows.',

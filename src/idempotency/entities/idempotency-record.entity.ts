@@ -39,9 +39,16 @@ export class IdempotencyRecordEntity {
   @Column({ type: 'jsonb' })
   responseHeaders: Record<string, string>;
 
-  /** The body exactly as sent: text, not jsonb, which would reorder keys and change spacing. */
+  /**
+   * The body exactly as sent: text, not jsonb, which would reorder keys and change spacing. Sealed
+   * with ENCRYPTION_KEY when `responseSealed` (an answer that shows a secret once: an API key, a
+   * webhook's signing secret and URL), so the secret is no easier to read here than where it is kept.
+   */
   @Column({ type: 'text' })
   responseBody: string;
+
+  @Column({ type: 'boolean', default: false })
+  responseSealed: boolean;
 
   @Column({ type: 'timestamptz' })
   createdAt: Date;

@@ -21,6 +21,7 @@ import { DeliveryAttempts1795820944326 } from './migrations/1795820944326-Delive
 import { CustomDomainRecheck1795909216214 } from './migrations/1795909216214-CustomDomainRecheck';
 import { EngagementBuffer1795909525124 } from './migrations/1795909525124-EngagementBuffer';
 import { RateLimitCounters1795924881097 } from './migrations/1795924881097-RateLimitCounters';
+import { IdempotencySealedAnswers1796014153821 } from './migrations/1796014153821-IdempotencySealedAnswers';
 
 /** Every migration, oldest first. Generated with `npm run migration:generate -- <Name>`, read, then listed here. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   CustomDomainRecheck1795909216214,
   EngagementBuffer1795909525124,
   RateLimitCounters1795924881097,
+  IdempotencySealedAnswers1796014153821,
 ];

@@ -49,8 +49,12 @@ export function webhookTools(services: ServiceResolver): ToolDefinition[] {
       rest: { method: 'post', path: '/v1/webhooks' },
       output: dtoJsonSchema(CreatedEndpointDto, { closed: false }),
       run: (caller, args) =>
-        idempotency.run(caller, 'create_webhook', args, () =>
-          endpoints.createEndpoint(caller.project, args.input as unknown as CreateEndpointDto),
+        idempotency.run(
+          caller,
+          'create_webhook',
+          args,
+          () => endpoints.createEndpoint(caller.project, args.input as unknown as CreateEndpointDto),
+          { secretInAnswer: true },
         ),
     },
     {

@@ -19,7 +19,7 @@ export class EndpointsController {
 
   @Post()
   @Auth('secret')
-  @Idempotent()
+  @Idempotent({ secretInAnswer: true })
   @ApiOperation({ summary: 'Add a webhook endpoint. The answer carries signing_secret, shown this once; later answers mask the URL.' })
   @ApiEnvelope(CreatedEndpointDto, { status: 201 })
   @ApiErrors('VALIDATION_ERROR', 'INVALID_WEBHOOK_URL', 'WEBHOOK_LIMIT_REACHED', 'PLAN_UPGRADE_REQUIRED')
