@@ -19,7 +19,8 @@ export function startPeerApp(a: TestApp, clock: AdjustableClock, extra: Record<s
     LOG_LEVEL: 'silent',
     WORKERS: 'off',
     REDIS_URL: process.env.REDIS_URL,
-    QUEUE_PREFIX: `t_${randomBytes(6).toString('hex')}`,
+    // Under A's prefix, so that A's cleanup deletes the peer's Redis keys too (redis-keys.ts).
+    QUEUE_PREFIX: `${a.config.queuePrefix}_${randomBytes(3).toString('hex')}`,
     ENCRYPTION_KEY: a.config.encryptionKey!.toString('base64'),
     ...extra,
   };

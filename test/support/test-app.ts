@@ -1,7 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
-import Redis from 'ioredis';
 import type { DestinationStream } from 'pino';
 import { ProvisioningService } from '../../src/auth/provisioning.service';
 import { createHttpApp } from '../../src/bootstrap';
@@ -14,6 +13,7 @@ import type { PlanName } from '../../src/projects/plans';
 import type { ProjectRef } from '../../src/projects/project-ref';
 import { ApiClient } from './api-client';
 import { trackOpen, trackStart } from './open-apps';
+import { deleteRedisKeys } from './redis-keys';
 import { reportingSlowStart } from './slow-start';
 import { createTestDatabase } from './test-database';
 
@@ -149,18 +149,4 @@ function testEnvironment(prefix: string, options: TestAppOptions): Record<string
     WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s,1s',
     ...options.env,
   };
-}
-
-async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
-  const redis = new Redis(url);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }
