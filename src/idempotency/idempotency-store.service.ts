@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import { SecretBox } from '../common/crypto/secret-box';
+import { SealedValueUnreadable, SecretBox } from '../common/crypto/secret-box';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { WireAnswer } from '../common/http/request-context';
 import { Database } from '../infra/database/database.service';
@@ -65,9 +65,21 @@ export class IdempotencyStore implements OnModuleInit {
     sealedValues.register({ name: 'idempotency_records', sample: sampleSealedAnswer, resealAll: resealAnswers });
   }
 
-  /** A stored answer can carry a person's email or user id: erasing them deletes it. */
+  /**
+   * A stored answer can carry a person's email or user id: erasing them deletes it. A sealed answer
+   * this key cannot open (sealed under an earlier key, not re-sealed) is read as naming no one: it is
+   * as unreadable to anyone holding the database, and expires within 24 hours.
+   */
   onModuleInit(): void {
-    this.erasure.contribute('idempotent_answers', (em, person) => deleteAnswersNamingPerson(em, person, (sealed) => this.open(sealed)));
+    const openForErasure = (sealed: string): string | null => {
+      try {
+        return this.open(sealed);
+      } catch (error) {
+        if (error instanceof SealedValueUnreadable) return null;
+        throw error;
+      }
+    };
+    this.erasure.contribute('idempotent_answers', (em, person) => deleteAnswersNamingPerson(em, person, openForErasure));
   }
 
   /** The committed, unexpired answer for (scope, key), or null. */

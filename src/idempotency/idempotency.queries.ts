@@ -11,13 +11,14 @@ import { type PersonToErase, isPersonOrRecordValue, jsonTextHasValue, jsonTokens
  * A text search for those values as JSON string tokens picks the candidates among the plain
  * answers, so only those are parsed; the parsed check keeps answers that hold a token as something
  * else (an object key). Sealed answers (a created key or webhook: few) are opened with `open` and
- * checked alike. The cost is one pass over the project's answers of the last 24 hours (retention
- * bounds them; ix_idempotency_records_project finds them).
+ * checked alike; one that `open` cannot read (null) is left. The cost is one pass over the
+ * project's answers of the last 24 hours (retention bounds them; ix_idempotency_records_project
+ * finds them).
  */
 export async function deleteAnswersNamingPerson(
   em: EntityManager,
   person: PersonToErase,
-  open: (sealed: string) => string,
+  open: (sealed: string) => string | null,
 ): Promise<number> {
   const tokens = jsonTokensOf(person, true);
   if (tokens.lowerCased.length + tokens.exact.length === 0) return 0;
@@ -33,7 +34,11 @@ export async function deleteAnswersNamingPerson(
     `SELECT scope, key, response_body FROM idempotency_records WHERE project_id = $1 AND response_sealed FOR UPDATE`,
     [person.projectId],
   );
-  const naming = [...plain, ...sealed.map((row) => ({ ...row, response_body: open(row.response_body) }))].filter((row) =>
+  const opened = sealed.flatMap((row) => {
+    const body = open(row.response_body);
+    return body === null ? [] : [{ ...row, response_body: body }];
+  });
+  const naming = [...plain, ...opened].filter((row) =>
     jsonTextHasValue(row.response_body, (value) => isPersonOrRecordValue(value, person)),
   );
   if (naming.length === 0) return 0;

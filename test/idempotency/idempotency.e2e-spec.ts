@@ -176,7 +176,7 @@ describe('Idempotency-Key', () => {
       expect(await t.db.manager.countBy(WebhookEndpointEntity, { projectId: project.project.id })).toBe(1);
     });
 
-    it('erasing a person deletes a sealed answer that names them, and keeps the others', async () => {
+    it('erasing a person deletes a sealed answer that names them, and keeps the others, an unreadable one included', async () => {
       const identified = await t.api
         .as(project.secretKey)
         .post('/v1/analytics/identify')
@@ -200,8 +200,15 @@ describe('Idempotency-Key', () => {
         }),
       );
       expect((await recordOf('naming-1')).responseBody).not.toContain('sealed@example.com');
+      // One sealed under another key: unreadable here, so it cannot stop the erasure, and is left.
+      await t.db.manager.insert(IdempotencyRecordEntity, {
+        ...(await recordOf('naming-1')),
+        key: 'naming-2',
+        responseBody: new SecretBox(randomBytes(32)).seal(answer.body),
+      });
       await t.api.as(project.secretKey).delete(`/v1/contacts/${identified.body.data.id}`).expect(200);
       expect(await t.db.manager.countBy(IdempotencyRecordEntity, { key: 'naming-1' })).toBe(0);
+      expect(await t.db.manager.countBy(IdempotencyRecordEntity, { key: 'naming-2' })).toBe(1);
       expect(await t.db.manager.countBy(IdempotencyRecordEntity, { key: 'webhook-3' })).toBe(1);
     });
   });
