@@ -27,7 +27,7 @@ const httpCodeOf = handlerMetadata<number>(HTTP_CODE_METADATA);
 const RETENTION_MS = PLATFORM_LIMITS.idempotencyRetentionHours * 3_600_000;
 
 /** Whether a route handler honours Idempotency-Key (@Idempotent()). */
-export const isIdempotent = (handler: object): boolean => idempotentRouteOf(handler) !== undefined;
+export const isIdempotent = (handler: object): boolean => idempotentRouteOf(handler) !== null;
 
 /**
  * Idempotency-Key on the routes marked @Idempotent(), the last step of the route-policy guard (it

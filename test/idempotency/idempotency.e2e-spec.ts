@@ -316,6 +316,12 @@ describe('Idempotency-Key', () => {
       }
     });
 
+    it('is ignored by routes that create nothing, even when malformed (spec: GET, PATCH and DELETE ignore it)', async () => {
+      const res = await t.api.as(project.secretKey).get('/v1/setup-check').set('Idempotency-Key', 'x'.repeat(81)).expect(200);
+      expect(res.headers['idempotent-replayed']).toBeUndefined();
+      expect(await t.db.manager.countBy(IdempotencyRecordEntity, { key: 'x'.repeat(81) })).toBe(0);
+    });
+
     it('ignores requests without a key', async () => {
       const a = await t.api.as(project.secretKey).post('/v1/_probe/things').send({ name: 'x' }).expect(201);
       const b = await t.api.as(project.secretKey).post('/v1/_probe/things').send({ name: 'x' }).expect(201);
