@@ -28,8 +28,8 @@ interface CachedAnswer extends RenderedPublicAnswer {
 const PUBLIC_ANSWER_MAX_AGE_MS = 5 * 60_000;
 /**
  * Answers kept per process. A page or feed of 50 entries is tens of KB, rarely 100; past this many
- * the cache starts again from empty (the busiest answers come back on their next request), which
- * bounds it near 100 MB in the worst case.
+ * the oldest eighth is dropped (they come back on their next request), which bounds it near 100 MB
+ * in the worst case.
  */
 const MAX_ANSWERS = 1_000;
 

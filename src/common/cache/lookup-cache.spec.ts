@@ -173,6 +173,20 @@ describe('LookupCache', () => {
     expect(cache.get('k', nowMs)).toBeUndefined();
   });
 
+  it('makes room when full by dropping the oldest eighth, keeping the rest', async () => {
+    const small = new LookupCache<string>({ maxEntries: 16 });
+    for (let i = 0; i < 16; i += 1) await small.lookup(`k${i}`, now, async (key) => `v-${key}`);
+    await small.lookup('k16', now, async (key) => `v-${key}`);
+    // Full at 16: the two stored first went, the fourteen after them and the new one stayed.
+    const held = Array.from({ length: 17 }, (_, i) => small.get(`k${i}`, nowMs) !== undefined);
+    expect(held).toEqual([false, false, ...Array<boolean>(15).fill(true)]);
+    // An entry stored again after it expired counts from then.
+    nowMs += KNOWN_VALUE_TTL_MS + 1;
+    await small.lookup('k2', now, async () => 'again');
+    for (let i = 17; i < 31; i += 1) await small.lookup(`k${i}`, now, async (key) => `v-${key}`);
+    expect(small.get('k2', nowMs)).toBe('again');
+  });
+
   it('clears on a project change when values have no owners', async () => {
     const plain = new LookupCache<string>();
     await plain.lookup('a', now, async () => 'secret');

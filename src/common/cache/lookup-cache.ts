@@ -15,6 +15,8 @@
 export const KNOWN_VALUE_TTL_MS = 5_000;
 export const UNKNOWN_VALUE_TTL_MS = 2_000;
 const MAX_ENTRIES = 10_000;
+/** A full cache drops this fraction of its entries, the oldest: 1/8. */
+const EVICTED_SHARE = 8;
 /** Past this many changes recorded while lookups stay in flight, the cache falls back to `clear()`. */
 const MAX_TRACKED_CHANGES = 1_000;
 
@@ -28,7 +30,7 @@ interface LookupCacheOptions<T> {
   ownersOf?: (value: T) => readonly string[];
   /** When a known value stops being true by itself (a time it names), in ms; the default is KNOWN_VALUE_TTL_MS after it was stored. */
   expiresAt?: (value: T, storedAtMs: number) => number;
-  /** Past this many entries the cache starts again from empty (default 10,000). */
+  /** Past this many entries the oldest eighth is dropped (default 10,000). */
   maxEntries?: number;
   /**
    * False while changes made elsewhere could go unheard (the change listener is not in place yet,
@@ -139,8 +141,22 @@ export class LookupCache<T> {
   }
 
   private store(key: string, value: T | null, nowMs: number): void {
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    if (this.entries.size >= this.maxEntries) this.makeRoom();
     this.entries.set(key, { value, expiresAt: value === null ? nowMs + UNKNOWN_VALUE_TTL_MS : this.expiresAt(value, nowMs) });
+  }
+
+  /**
+   * Drops the oldest eighth of the entries, in the order they were stored (an entry stored again
+   * after it expired counts from then). Starting again from empty would send every reader of a full
+   * cache to the database at once, again each time it fills.
+   */
+  private makeRoom(): void {
+    let excess = this.entries.size - this.maxEntries + Math.max(1, Math.floor(this.maxEntries / EVICTED_SHARE));
+    for (const key of this.entries.keys()) {
+      if (excess <= 0) break;
+      this.entries.delete(key);
+      excess -= 1;
+    }
   }
 
   private track(changedAt: Map<string, number>, id: string): void {

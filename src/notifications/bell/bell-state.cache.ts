@@ -29,7 +29,7 @@ interface BellState {
 const BELL_STATE_MAX_AGE_MS = 5 * 60_000;
 /** A send to more people than this announces a change to the project's bells, not one per person. */
 const PER_PERSON_ANNOUNCE_LIMIT = 100;
-/** Bells kept per process; past this the cache starts again from empty (a person's state is ~200 bytes). */
+/** Bells kept per process; past this the oldest eighth is dropped (a person's state is ~200 bytes). */
 const MAX_BELLS = 100_000;
 
 /**
