@@ -1,7 +1,7 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
-import { ApiError } from '../common/errors/api-error';
+import { toApiError } from '../common/http/error-response';
 import { API_VERSION } from '../openapi/openapi-document';
 import { assertPlanAllows } from '../projects/requires-feature';
 import { inputSchemaOf, validateArgs } from './tool-input';
@@ -58,7 +58,6 @@ const INSTRUCTIONS = [
  */
 @Injectable()
 export class McpServerFactory implements OnModuleInit {
-  private readonly logger = new Logger('Mcp');
   private tools: PreparedTool[] = [];
 
   constructor(private readonly moduleRef: ModuleRef) {}
@@ -112,9 +111,9 @@ export class McpServerFactory implements OnModuleInit {
       if (tool.preview && !confirmed) return previewResult(await tool.preview(caller, valid));
       return successResult(structuredAnswer(await tool.run(caller, valid)));
     } catch (error) {
-      if (error instanceof ApiError) return errorResult(error);
-      this.logger.error({ err: error, mcp_tool: tool.name, project_id: caller.project.id }, `tool ${tool.name} failed`);
-      return errorResult(new ApiError('INTERNAL_ERROR', 'The tool failed on our side; it was logged.'));
+      // As REST answers: an outage is SERVICE_UNAVAILABLE with its retry delay, a sealed value the
+      // key cannot open SEALED_VALUE_UNREADABLE, anything else INTERNAL_ERROR (logged there, once).
+      return errorResult(toApiError(error, { mcp_tool: tool.name, project_id: caller.project.id }));
     }
   }
 }

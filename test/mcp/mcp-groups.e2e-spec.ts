@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { SecretBox } from '../../src/common/crypto/secret-box';
 import { NotificationEntity } from '../../src/notifications/entities/notification.entity';
 import { WaitlistSignupEntity } from '../../src/waitlist/entities/waitlist-signup.entity';
 import { WebhookEndpointEntity } from '../../src/webhooks/entities/webhook-endpoint.entity';
@@ -204,6 +206,20 @@ describe('MCP tools of the other groups', () => {
         param: 'status',
       });
       expect(await failure(agent, 'list_webhooks', { limit: 1 })).toMatchObject({ code: 'VALIDATION_ERROR', param: 'limit' });
+    });
+
+    it('answers SEALED_VALUE_UNREADABLE, as REST does, for an endpoint sealed under another key', async () => {
+      const { endpoint } = await insertEndpoint(t, owner.project.id, { url: `${receiver.url}/other-key` });
+      await t.db.manager.update(
+        WebhookEndpointEntity,
+        { id: endpoint.id },
+        { urlCiphertext: new SecretBox(randomBytes(32)).seal(receiver.url) },
+      );
+      expect(await failure(agent, 'test_webhook', { id: endpoint.id })).toMatchObject({
+        code: 'SEALED_VALUE_UNREADABLE',
+        remediation: expect.stringContaining('encryption:reseal'),
+      });
+      await t.db.manager.delete(WebhookEndpointEntity, { id: endpoint.id });
     });
   });
 });

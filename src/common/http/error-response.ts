@@ -95,9 +95,10 @@ const UNREADABLE_MESSAGE = "A secret stored for this project cannot be decrypted
 /**
  * Maps any thrown value to an ApiError; a backing service that is down or silent becomes 503
  * SERVICE_UNAVAILABLE with Retry-After; a stored secret that ENCRYPTION_KEY cannot open, 503
- * SEALED_VALUE_UNREADABLE; other unknown errors become INTERNAL_ERROR, logged once.
+ * SEALED_VALUE_UNREADABLE; other unknown errors become INTERNAL_ERROR, logged once with `logContext`
+ * (a request's `request_id`, an MCP tool call's tool and project). REST and MCP answer alike.
  */
-function toApiError(error: unknown, requestId: string): ApiError {
+export function toApiError(error: unknown, logContext: Record<string, unknown>): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof HttpException) return fromHttpException(error);
   const parserError = error && typeof error === 'object' ? fromBodyParser(error as BodyParserError) : null;
@@ -113,7 +114,7 @@ function toApiError(error: unknown, requestId: string): ApiError {
   }
   if (isBackendOutage(error)) {
     // An outage, not a bug: one warning per request, without the stack; the client may retry.
-    logger.warn({ err: redactError(error), request_id: requestId }, 'Backing service unavailable');
+    logger.warn({ err: redactError(error), ...logContext }, 'Backing service unavailable');
     return new ApiError('SERVICE_UNAVAILABLE', 'A backing service (database or Redis) did not answer in time.', {
       cause: error,
       headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) },
@@ -121,17 +122,17 @@ function toApiError(error: unknown, requestId: string): ApiError {
   }
   if (error instanceof SealedValueUnreadable) {
     // The operator's to fix (ENCRYPTION_KEY), not a bug: one error line, without the stack or the value.
-    logger.error({ request_id: requestId, reason: error.message }, 'Stored secret unreadable with ENCRYPTION_KEY');
+    logger.error({ ...logContext, reason: error.message }, 'Stored secret unreadable with ENCRYPTION_KEY');
     return new ApiError('SEALED_VALUE_UNREADABLE', UNREADABLE_MESSAGE, { cause: error });
   }
   // Redacted: a failed query's parameters (emails, tokens) never reach the log.
-  logger.error({ err: redactError(error), request_id: requestId }, 'Unhandled error');
+  logger.error({ err: redactError(error), ...logContext }, 'Unhandled error');
   return new ApiError('INTERNAL_ERROR', 'Something went wrong on our side.', { cause: error });
 }
 
 /** The one place the failure envelope is built. */
 export function toErrorResponse(error: unknown, requestId: string): ErrorResponse {
-  const apiError = toApiError(error, requestId);
+  const apiError = toApiError(error, { request_id: requestId });
   const body: ErrorBody = {
     code: apiError.code,
     message: apiError.message,
