@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { ApiErrors } from '../common/http/api-docs';
 import { IDEMPOTENCY_HEADER } from './idempotency-key';
-import { MarkIdempotent } from './idempotency-claims.service';
+import { type IdempotentRoute, MarkIdempotent } from './idempotency-claims.service';
 
 const REPLAY =
   '1 to 80 printable ASCII characters, scoped to the API key. A retry with the same key and body within 24 hours replays the original response byte for byte (status, body, X-Request-Id, ETag) with `Idempotent-Replayed: true`; a different body answers 409 IDEMPOTENCY_CONFLICT, and so does a retry while the first request is still running (with Retry-After). Error answers are not recorded: nothing was written, so a retry runs again.';
@@ -15,7 +15,7 @@ export const SEALED_REPLAY_NOTE = 'The recorded answer shows a secret, so it is 
  * shows a secret once (an API key, a signing secret, a webhook URL, which may carry a token), so
  * the copy kept for replays is sealed like the secret itself.
  */
-export function Idempotent(options: { secretInAnswer?: boolean } = {}): MethodDecorator {
+export function Idempotent(options: Partial<IdempotentRoute> = {}): MethodDecorator {
   const secretInAnswer = options.secretInAnswer === true;
   return applyDecorators(
     MarkIdempotent({ secretInAnswer }),

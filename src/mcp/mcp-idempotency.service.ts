@@ -5,6 +5,7 @@ import { ApiError } from '../common/errors/api-error';
 import { StoredResponse } from '../common/http/error-response';
 import { newId } from '../common/ids/ids';
 import { IdempotencyStore } from '../idempotency/idempotency-store.service';
+import type { IdempotentRoute } from '../idempotency/idempotency-claims.service';
 import { requestFingerprint } from '../idempotency/idempotency-key';
 import { answerFromRecord, carryIdempotentCall, IdempotentCall } from '../idempotency/idempotent-call';
 import { PLATFORM_LIMITS } from '../projects/plans';
@@ -38,7 +39,7 @@ export class McpIdempotency {
     tool: string,
     args: ToolArgs,
     work: () => Promise<T>,
-    options: { secretInAnswer?: boolean } = {},
+    options: Partial<IdempotentRoute> = {},
   ): Promise<T | unknown> {
     const key = args.idempotencyKey;
     if (key === null) return work();

@@ -44,9 +44,9 @@ export async function migrateQueueSchema(config: AppConfig, lockWaitMs = QUEUE_S
   // A connection that drops mid-migration rejects the query in progress; the event must not also
   // go unhandled.
   client.on('error', () => undefined);
-  await client.connect();
   const schema = queueSchemaOf(config);
   try {
+    await client.connect();
     if ((await queueSchemaVersion(client, schema)) >= LATEST_SCHEMA_VERSION) return;
     await runMigrations(client, schema);
   } catch (error) {

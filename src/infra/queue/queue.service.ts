@@ -27,6 +27,14 @@ const QUEUE_CLOSE_DEADLINE_MS = 2_000;
 
 const jobIdOf = (job: JobName, dedupeId: string) => `${job}-${dedupeId}`;
 
+/** A job in one of these states is pending (tests wait for none); a delayed one is once it is due. */
+const PENDING_STATES = ['waiting', 'active', 'prioritized', 'waiting-children'] as const;
+
+/** Delayed jobs already due by the wall clock: BullMQ schedules delays in real time, not on the service's Clock. */
+async function dueDelayedJobs(queue: Queue, nowMs: number) {
+  return (await queue.getDelayed()).filter((job) => job.timestamp + (job.delay ?? 0) <= nowMs);
+}
+
 /** Waits for `work` at most `ms`; the work itself goes on, and its late failure is ignored. */
 function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -122,10 +130,9 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
     let pending = 0;
     const now = Date.now();
     for (const queue of this.queues.values()) {
-      const counts = await queue.getJobCounts('waiting', 'active', 'prioritized', 'waiting-children');
+      const counts = await queue.getJobCounts(...PENDING_STATES);
       pending += Object.values(counts).reduce((sum, count) => sum + count, 0);
-      const delayed = await queue.getDelayed();
-      pending += delayed.filter((job) => job.timestamp + (job.delay ?? 0) <= now).length;
+      pending += (await dueDelayedJobs(queue, now)).length;
     }
     return pending;
   }
@@ -135,10 +142,8 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
     const pending: string[] = [];
     const now = Date.now();
     for (const queue of this.queues.values()) {
-      const jobs = await queue.getJobs(['waiting', 'active', 'prioritized', 'waiting-children']);
-      const dueDelayed = (await queue.getDelayed()).filter((job) => job.timestamp + (job.delay ?? 0) <= now);
-      for (const job of jobs) pending.push(`${queue.name}/${job.id} (${await job.getState()})`);
-      for (const job of dueDelayed) pending.push(`${queue.name}/${job.id} (delayed, due)`);
+      for (const job of await queue.getJobs([...PENDING_STATES])) pending.push(`${queue.name}/${job.id} (${await job.getState()})`);
+      for (const job of await dueDelayedJobs(queue, now)) pending.push(`${queue.name}/${job.id} (delayed, due)`);
     }
     return pending;
   }

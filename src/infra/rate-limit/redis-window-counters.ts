@@ -96,8 +96,9 @@ type LeaseCall = (
 
 type GiveBackCall = (hitsKey: string, tokens: number, expectedLeftMs: number, leewayMs: number) => Promise<number>;
 
-/** The window's count of a subject: the key's hash tag keeps it and its block key on one cluster slot. */
+/** The window's count of a subject and its block: the keys' hash tag keeps both on one cluster slot. */
 const hitsKeyOf = (key: string, rule: RateLimitRule): string => `{${key}:${rule.bucket}}:hits`;
+const blockedKeyOf = (key: string, rule: RateLimitRule): string => `{${key}:${rule.bucket}}:blocked`;
 
 /**
  * Counters of a rate limit in Redis, shared by every API process. A rule with `lease` above 1 lets
@@ -220,7 +221,7 @@ export class RedisWindowCounters {
   }
 
   private ask(key: string, rule: RateLimitRule, leaseMax: number): Promise<number[]> {
-    return this.call(hitsKeyOf(key, rule), `{${key}:${rule.bucket}}:blocked`, rule.windowMs, rule.limit, rule.windowMs, leaseMax);
+    return this.call(hitsKeyOf(key, rule), blockedKeyOf(key, rule), rule.windowMs, rule.limit, rule.windowMs, leaseMax);
   }
 
   /** Redis's answer as the throttler storage's record; `unused` tokens of the grant are not yet hits. */
