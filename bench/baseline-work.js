@@ -52,7 +52,7 @@ const { cacheableReply } = dist('changelog/public/cacheable-reply');
 const { isValidSlug } = dist('projects/slugs');
 
 const { countUnread, listBell, readBellState, recordBellUser } = dist('notifications/bell/bell.queries');
-const { matchesUserHash } = dist('auth/user-hash');
+const { matchingSecret } = dist('auth/user-hash');
 const { SecretBox } = dist('common/crypto/secret-box');
 const { hourWindow } = dist('notifications/bell/bell-reads-limit.service');
 const { toBellNotificationDto } = dist('notifications/bell/dto/bell-notification.dto');
@@ -187,7 +187,7 @@ class BaselineWork {
       entry = { secrets: rows.rows.map((row) => this.box.open(row.secret_ciphertext)), expiresAt: now + KEY_CACHE_TTL_MS };
       this.secrets.set(project.id, entry);
     }
-    return matchesUserHash(userId, hash, entry.secrets) ? project : null;
+    return matchingSecret(userId, hash, entry.secrets) !== null ? project : null;
   }
 
   /** GET /v1/setup-check: the same builder; Builder projects have no entry limit, so no SQL. */

@@ -138,7 +138,7 @@ function ratioRows(summaries, configs) {
 }
 
 /** Routes answered from the process's copy when nothing changed: held to the cost of a request that touches no database. */
-const CACHED = (name) => /^GET \/(public\/)?changelog\//.test(name) || name === 'GET /v1/notifications/unread/count';
+const CACHED = (name) => /^GET \/(public\/)?changelog\//.test(name) || /^GET \/v1\/notifications\/unread\/count( 304)?$/.test(name);
 const AFTER_A_CHANGE = / after a change$/;
 const SETUP_CHECK = 'GET /v1/setup-check';
 

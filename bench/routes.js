@@ -230,7 +230,7 @@ async function seedBell(env, port, project, path) {
  * `user_id` and its `user_hash` (one HMAC per request on the server), under the per-IP browser
  * limit. `seed` writes the route's data; then the project's signing secret is created through the API.
  */
-function verifiedUserRoute(name, path, users, seed) {
+function verifiedUserRoute(name, path, users, seed, options = {}) {
   return {
     name,
     method: 'GET',
@@ -241,23 +241,45 @@ function verifiedUserRoute(name, path, users, seed) {
       const { data } = await call(port, 'POST', '/v1/notifications/signing-secret', project.secretKey, {});
       const { userHashOf } = require('../dist/auth/user-hash');
       const hashes = Array.from({ length: users }, (_, user) => userHashOf(`user_${user}`, data.signing_secret));
-      return { project, hashes };
+      return { project, hashes, tags: new Map() };
     },
-    request: (request, { project, hashes }) => {
+    request: (request, { project, hashes, target, tags }, connection) => {
       sequence += 1;
       const user = sequence % users;
       const polled = withKey(request, project.publishableKey);
-      return {
-        ...polled,
-        headers: { ...polled.headers, 'x-service-user-hash': hashes[user] },
-        path: `${path}?user_id=user_${user}`,
-      };
+      const headers = { ...polled.headers, 'x-service-user-hash': hashes[user] };
+      if (options.conditional) {
+        // The tag this target last answered this user, as a browser's cache holds it.
+        connection.user = user;
+        const held = tagsOf(tags, target).get(user);
+        if (held) headers['if-none-match'] = held;
+      }
+      return { ...polled, headers, path: `${path}?user_id=user_${user}` };
     },
+    ...(options.conditional && {
+      // Either answer is right: 200 with a tag for a user this target has not answered yet, then 304.
+      expectedStatus: [200, 304],
+      onResponse: (status, headers, { tags, target }, connection) => {
+        const tag = headers.ETag ?? headers.etag;
+        if (status === 200 && tag) tagsOf(tags, target).set(connection.user, tag);
+      },
+    }),
   };
 }
 
-/** A bell poll, also under the user's hourly read limit. */
-const bellRoute = (name, path) => verifiedUserRoute(name, path, BELL_USERS, (env, port, project) => seedBell(env, port, project, path));
+/** Each target's tags by user: the service's and the baselines' tags differ, as their hashes do. */
+function tagsOf(tags, target) {
+  if (!tags.has(target)) tags.set(target, new Map());
+  return tags.get(target);
+}
+
+/**
+ * A bell poll, also under the user's hourly read limit. `conditional`: as the bell script polls,
+ * with If-None-Match naming the tag of the answer it holds (the browser's HTTP cache sends it), so
+ * an unchanged bell is 304 without a body.
+ */
+const bellRoute = (name, path, options) =>
+  verifiedUserRoute(name, path, BELL_USERS, (env, port, project) => seedBell(env, port, project, path), options);
 
 /**
  * The bell poll right after a change (the cache must not slow the miss): while the route runs, the
@@ -363,6 +385,7 @@ const ROUTES = [
   publicChangelogRoute('GET /public/changelog/{slug}/feed.json', '/feed.json'),
   publicChangelogRoute('GET /changelog/{slug}', '', { page: true }),
   bellRoute('GET /v1/notifications/unread/count', '/v1/notifications/unread/count'),
+  bellRoute('GET /v1/notifications/unread/count 304', '/v1/notifications/unread/count', { conditional: true }),
   bellAfterChangeRoute('GET /v1/notifications/unread/count after a change', '/v1/notifications/unread/count'),
   bellRoute('GET /v1/notifications/inbox', '/v1/notifications/inbox'),
   widgetRoute('GET /v1/changelog/widget/entries', '/v1/changelog/widget/entries'),

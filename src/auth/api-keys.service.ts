@@ -10,6 +10,7 @@ import { activeKeyLimit } from '../projects/plans';
 import { ProjectRef, toProjectRef } from '../projects/project-ref';
 import { projectAndTwinIds } from '../projects/projects.queries';
 import { PROJECT_CHANGE, ProjectsService } from '../projects/projects.service';
+import { BoundedMap } from '../common/cache/bounded-map';
 import { LookupCache } from '../common/cache/lookup-cache';
 import { type KeyWithProject, type ProjectProbe, type RevokeTarget, findKeyWithProject, revokeKey } from './api-keys.queries';
 import { LEGACY_KEY_SHAPE, PUBLISHABLE_LIVE_KEY_SHAPE, generateApiKey, hashApiKey, keyPrefixOf } from './api-key-format';
@@ -26,6 +27,11 @@ interface IssuedKey {
   prefix: string;
   createdAt: Date;
 }
+
+/** Both publishable prefixes (live and test) start with this; no secret key does. */
+const PUBLISHABLE_PREFIX = 'svc_pub_';
+/** Publishable keys whose hash is remembered (lookupHashOf): about a megabyte. */
+const MAX_REMEMBERED_PUBLISHABLE_KEYS = 10_000;
 
 /** A key as the request path knows it, with its project (which says whether it has webhook endpoints). */
 export type AuthenticatedKey = KeyWithProject;
@@ -84,6 +90,7 @@ const ownersOfKey = (key: AuthenticatedKey): readonly string[] =>
 export class ApiKeysService {
   // Nothing is cached until the listener is in place: a revocation made elsewhere before then would go unheard.
   private readonly cache = new LookupCache<AuthenticatedKey>({ ownersOf: ownersOfKey, storing: () => this.changes.isListening });
+  private readonly publishableKeyHashes = new BoundedMap<string, string>(MAX_REMEMBERED_PUBLISHABLE_KEYS);
   private webhookEndpoints: ProjectProbe | null = null;
 
   constructor(
@@ -197,18 +204,31 @@ export class ApiKeysService {
    * loaded. Synchronous, so the request path awaits nothing for a known key.
    */
   cachedKey(token: string): AuthenticatedKey | null | undefined {
-    return this.cache.get(hashApiKey(token), this.clock.now().getTime());
+    return this.cache.get(this.lookupHashOf(token), this.clock.now().getTime());
   }
 
   /** The key and its project, or null when no such key exists. */
   async authenticate(token: string): Promise<AuthenticatedKey | null> {
-    return this.cache.lookup(hashApiKey(token), this.now, (hash) => {
+    return this.cache.lookup(this.lookupHashOf(token), this.now, (hash) => {
       this.changes.start();
       return this.load(hash);
     });
   }
 
   private readonly now = (): number => this.clock.now().getTime();
+
+  /**
+   * The hash a key is stored and cached under. A publishable key's is remembered: every browser
+   * request sends one, and it is public (it sits in pages), so holding it in memory costs nothing
+   * a page does not show. A secret key is hashed each time, so that no secret stays in memory
+   * past its request.
+   */
+  private lookupHashOf(token: string): string {
+    if (!token.startsWith(PUBLISHABLE_PREFIX)) return hashApiKey(token);
+    let hash = this.publishableKeyHashes.get(token);
+    if (hash === undefined) this.publishableKeyHashes.set(token, (hash = hashApiKey(token)));
+    return hash;
+  }
 
   private async ownerOf(em: EntityManager, projectId: string, mode: ApiKeyMode): Promise<ProjectRef> {
     if (mode === 'test') return this.projects.testTwinOf(em, projectId);

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { Database } from '../infra/database/database.service';
 import { recordKeyUses } from './api-keys.queries';
+import { BoundedMap } from '../common/cache/bounded-map';
 
 /** A key's last-used time moves at most this often (issue 14: at most once a minute per key). */
 const KEY_USAGE_INTERVAL_MS = 60_000;
@@ -19,7 +20,8 @@ const FLUSH_DELAY_MS = 1_000;
 export class KeyUsageRecorder {
   private readonly logger = new Logger(KeyUsageRecorder.name);
   /** When this process last queued each key (ms). */
-  private readonly lastQueued = new Map<string, number>();
+  // Bounded like the key cache: a process serving millions of keys forgets the oldest, and writes again.
+  private readonly lastQueued = new BoundedMap<string, number>(100_000);
   private pending = new Map<string, Date>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
@@ -33,8 +35,6 @@ export class KeyUsageRecorder {
     const now = this.clock.now();
     const last = this.lastQueued.get(keyId);
     if (last !== undefined && now.getTime() - last < KEY_USAGE_INTERVAL_MS) return;
-    // Bounded like the key cache: a process serving millions of keys forgets, and writes again.
-    if (this.lastQueued.size >= 100_000) this.lastQueued.clear();
     this.lastQueued.set(keyId, now.getTime());
     this.pending.set(keyId, now);
     this.timer ??= setTimeout(() => void this.flush(), FLUSH_DELAY_MS).unref();

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { BoundedMap } from '../common/cache/bounded-map';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ChangeNotifications } from '../infra/database/change-notifications.service';
 import { Database } from '../infra/database/database.service';
@@ -24,7 +25,7 @@ const MAX_ENTRIES = 10_000;
 /** Verified hostname → the project it serves, cached briefly in this process. */
 @Injectable()
 export class CustomDomainHosts {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new BoundedMap<string, Entry>(MAX_ENTRIES);
   private readonly ownHosts: string[];
 
   constructor(
@@ -59,7 +60,6 @@ export class CustomDomainHosts {
     if (cached && cached.expiresAt > now) return cached.value;
     this.changes.start();
     const value = await projectOfVerifiedHost(this.db.manager, hostname);
-    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(hostname, { value, expiresAt: now + TTL_MS });
     return value;
   }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AdjustableClock } from '../../src/common/clock/clock';
 import { BellStateCache } from '../../src/notifications/bell/bell-state.cache';
@@ -229,6 +230,30 @@ describe('The bell badge from each process’s copy', () => {
       // Equal answers carry equal tags on every process: B answers A's tag 304 (after its query).
       const onB = new ApiClient(b.getHttpServer());
       await poll(onB, 'dee', '/v1/notifications/inbox')
+        .set('If-None-Match', changed.headers.etag as string)
+        .expect(304);
+    }
+  });
+
+  it('tags the badge by its answer: one tag on every process, a new one once the count changes', async () => {
+    const secretApi = a.api.as(p.secretKey);
+    await warm('gus');
+    const first = await poll(a.api, 'gus').expect(200);
+    const tag = first.headers.etag as string;
+    expect(first.body.data).toEqual({ unread_count: 0 });
+    // The tag names the envelope's bytes (SHA-1 of its JSON), so every process gives the same one.
+    expect(tag).toBe(`W/"${createHash('sha1').update(first.text).digest('base64url')}"`);
+    for (const api of b ? [a.api, new ApiClient(b.getHttpServer())] : [a.api]) {
+      const statements = await bellStatementsDuring(() => poll(api, 'gus').set('If-None-Match', tag).expect(304));
+      expect(statements).toBe(0);
+      expect((await poll(api, 'gus').set('If-None-Match', tag).expect(304)).headers.etag).toBe(tag);
+    }
+    await secretApi.post('/v1/notifications').send({ user_id: 'gus', title: 'One', body: 'First' }).expect(201);
+    for (const api of b ? [a.api, new ApiClient(b.getHttpServer())] : [a.api]) {
+      const changed = await poll(api, 'gus').set('If-None-Match', tag).expect(200);
+      expect(changed.body.data).toEqual({ unread_count: 1 });
+      expect(changed.headers.etag).not.toBe(tag);
+      await poll(api, 'gus')
         .set('If-None-Match', changed.headers.etag as string)
         .expect(304);
     }

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { ApiError } from '../../common/errors/api-error';
 import { USER_HASH_HEADER } from '../../common/http/route-policy';
 import { EndUserVerifier } from '../end-user-verifier.service';
-import { matchesUserHash } from '../user-hash';
+import { UserHashChecks } from '../user-hash';
 import type { PolicyContext, PolicyStep } from './policy-step';
 
 const MAX_USER_ID_LENGTH = 256;
@@ -43,6 +43,8 @@ function readEndUserClaim(req: Request): EndUserClaim {
  */
 @Injectable()
 export class UserHashStep implements PolicyStep {
+  private readonly checks = new UserHashChecks();
+
   constructor(private readonly secrets: EndUserVerifier) {}
 
   run(context: PolicyContext): Promise<void> | void {
@@ -76,7 +78,7 @@ export class UserHashStep implements PolicyStep {
         remediation: 'Create one with POST /v1/notifications/signing-secret (secret key), then compute user_hash on your server.',
       });
     }
-    if (!matchesUserHash(userId, hash, secrets)) {
+    if (!this.checks.matches(userId, hash, secrets)) {
       throw new ApiError('USER_HASH_INVALID', 'user_hash does not match user_id.', { param: 'user_hash' });
     }
     context.endUser = { userId, verified: true };

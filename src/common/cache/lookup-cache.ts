@@ -1,3 +1,5 @@
+import { BoundedMap } from './bounded-map';
+
 /**
  * A per-process cache of lookups (API keys by hash, signing secrets by project). Known values stay
  * 5 s, unknown ones (null) 2 s; an entry is dropped at once when a change to it is announced (same
@@ -15,8 +17,6 @@
 export const KNOWN_VALUE_TTL_MS = 5_000;
 export const UNKNOWN_VALUE_TTL_MS = 2_000;
 const MAX_ENTRIES = 10_000;
-/** A full cache drops this fraction of its entries, the oldest: 1/8. */
-const EVICTED_SHARE = 8;
 /** Past this many changes recorded while lookups stay in flight, the cache falls back to `clear()`. */
 const MAX_TRACKED_CHANGES = 1_000;
 
@@ -30,7 +30,7 @@ interface LookupCacheOptions<T> {
   ownersOf?: (value: T) => readonly string[];
   /** When a known value stops being true by itself (a time it names), in ms; the default is KNOWN_VALUE_TTL_MS after it was stored. */
   expiresAt?: (value: T, storedAtMs: number) => number;
-  /** Past this many entries the oldest eighth is dropped (default 10,000). */
+  /** Past this many entries the oldest eighth is dropped (default 10,000; bounded-map.ts). */
   maxEntries?: number;
   /**
    * False while changes made elsewhere could go unheard (the change listener is not in place yet,
@@ -40,7 +40,7 @@ interface LookupCacheOptions<T> {
 }
 
 export class LookupCache<T> {
-  private readonly entries = new Map<string, Entry<T>>();
+  private readonly entries: BoundedMap<string, Entry<T>>;
   private readonly ownersOf: ((value: T) => readonly string[]) | undefined;
   private readonly storing: () => boolean;
   /** Counts changes; a lookup remembers the count it started at. */
@@ -54,12 +54,10 @@ export class LookupCache<T> {
   private readonly sharedLoads = new Map<string, Promise<T | null>>();
 
   private readonly expiresAt: (value: T, storedAtMs: number) => number;
-  private readonly maxEntries: number;
-
   constructor(options: LookupCacheOptions<T> = {}) {
     this.ownersOf = options.ownersOf;
     this.expiresAt = options.expiresAt ?? ((_value, storedAtMs) => storedAtMs + KNOWN_VALUE_TTL_MS);
-    this.maxEntries = options.maxEntries ?? MAX_ENTRIES;
+    this.entries = new BoundedMap(options.maxEntries ?? MAX_ENTRIES);
     this.storing = options.storing ?? (() => true);
   }
 
@@ -141,22 +139,7 @@ export class LookupCache<T> {
   }
 
   private store(key: string, value: T | null, nowMs: number): void {
-    if (this.entries.size >= this.maxEntries) this.makeRoom();
     this.entries.set(key, { value, expiresAt: value === null ? nowMs + UNKNOWN_VALUE_TTL_MS : this.expiresAt(value, nowMs) });
-  }
-
-  /**
-   * Drops the oldest eighth of the entries, in the order they were stored (an entry stored again
-   * after it expired counts from then). Starting again from empty would send every reader of a full
-   * cache to the database at once, again each time it fills.
-   */
-  private makeRoom(): void {
-    let excess = this.entries.size - this.maxEntries + Math.max(1, Math.floor(this.maxEntries / EVICTED_SHARE));
-    for (const key of this.entries.keys()) {
-      if (excess <= 0) break;
-      this.entries.delete(key);
-      excess -= 1;
-    }
   }
 
   private track(changedAt: Map<string, number>, id: string): void {

@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import type { Request } from 'express';
+import { BoundedMap } from '../cache/bounded-map';
 
 /**
  * The address a request came from, as Express reads it under the configured `trust proxy`
@@ -14,7 +15,7 @@ const IPV4_OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const PLAIN_IPV4 = new RegExp(`^(?:::ffff:)?(${IPV4_OCTET}(?:\\.${IPV4_OCTET}){3})$`, 'i');
 /** Parsing an address costs microseconds, on every limited request: keys of recent other spellings are kept. */
 const MAX_REMEMBERED_KEYS = 10_000;
-const rememberedKeys = new Map<string, string>();
+const rememberedKeys = new BoundedMap<string, string>(MAX_REMEMBERED_KEYS);
 
 /**
  * The key under which per-address limits count a client. One IPv6 subscriber holds a whole /64
@@ -28,7 +29,6 @@ export function clientAddressKey(ip: string): string {
   let key = rememberedKeys.get(ip);
   if (key === undefined) {
     key = parsedAddressKey(ip);
-    if (rememberedKeys.size >= MAX_REMEMBERED_KEYS) rememberedKeys.clear();
     rememberedKeys.set(ip, key);
   }
   return key;

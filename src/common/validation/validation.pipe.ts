@@ -2,6 +2,7 @@ import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/commo
 import { ApiError } from '../errors/api-error';
 import { cacheValidationMetadata } from '../fast-paths/validation-metadata-cache';
 import { carryInputBinding } from '../http/request-context';
+import { ValidatedQueries } from './validated-queries';
 
 interface FirstFailure {
   path: string;
@@ -60,7 +61,22 @@ export function findUnstorableText(value: unknown, path = ''): string | null {
 }
 
 class ApiValidationPipe extends ValidationPipe {
-  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+  private readonly validatedQueries = new ValidatedQueries();
+
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const dtoClass = metadata.type === 'query' && metadata.data === undefined ? metadata.metatype : undefined;
+    if (!dtoClass) return this.validated(value, metadata);
+    const key = this.validatedQueries.keyOf(dtoClass, value);
+    if (key === null) return this.validated(value, metadata);
+    const recalled = this.validatedQueries.recall(key);
+    if (recalled) return Promise.resolve(recalled);
+    return this.validated(value, metadata).then((dto) => {
+      if (dto instanceof dtoClass) this.validatedQueries.keep(key, dto);
+      return dto;
+    });
+  }
+
+  private async validated(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body' || metadata.type === 'query') {
       // A single query parameter (`@Query('label')`) is named by its own name.
       const path = findUnstorableText(value, metadata.data ?? '');
@@ -83,7 +99,8 @@ class ApiValidationPipe extends ValidationPipe {
 
 /**
  * The global pipe: whitelisted DTOs, unknown fields refused, values transformed. Its failures become
- * VALIDATION_ERROR naming the first offending field in `param`.
+ * VALIDATION_ERROR naming the first offending field in `param`. A whole query (`@Query()` with its
+ * DTO) that passed once is answered from what it validated to (validated-queries.ts).
  */
 export function createValidationPipe(): ValidationPipe {
   cacheValidationMetadata();

@@ -15,10 +15,11 @@ interface BellState {
   /** When the count changes without a write: the next notification to show, the next broadcast to leave the window. */
   readonly nextChangeAtMs: number | null;
   /**
-   * The ETags of the lists (inbox, unread, by their query) answered from this very state, so a
-   * conditional poll of an unchanged bell is answered 304 without a query. Dropped with the state.
+   * The ETags of the answers given from this very state (the count, and the lists by their query),
+   * so a conditional poll of an unchanged bell is answered 304 without a query or a hash. Dropped
+   * with the state.
    */
-  readonly listTags: Map<string, string>;
+  readonly answerTags: Map<string, string>;
 }
 
 /**
@@ -119,7 +120,7 @@ export class BellStateCache {
       unreadCount: row.unreadCount,
       readAtMs: scope.now.getTime(),
       nextChangeAtMs: row.nextChangeAt ? row.nextChangeAt.getTime() : null,
-      listTags: new Map(),
+      answerTags: new Map(),
     };
   }
 }

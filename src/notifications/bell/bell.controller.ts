@@ -97,8 +97,9 @@ export class BellController {
     @CurrentProject() project: ProjectRef,
     @CurrentEndUser() user: EndUser,
     @Query() _query: UnreadCountQueryDto,
-  ): Promise<WithMeta<UnreadCountDto>> {
-    return this.inbox.countUnread(project, user);
+    @IfNoneMatch() ifNoneMatch: string | undefined,
+  ): Promise<Versioned<UnreadCountDto>> {
+    return this.inbox.countUnread(project, user, ifNoneMatch);
   }
 
   @Patch('read-all')

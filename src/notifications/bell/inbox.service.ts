@@ -31,10 +31,12 @@ import { BELL_DEFAULT_LIMIT, InboxQueryDto, UnreadQueryDto } from './dto/bell-qu
  *   reading for its users is still one person's bell); it is checked before the read.
  * - Each read is one statement, outside a transaction; the only write is the hourly bell_users upsert.
  * - The badge comes from this process's copy of the person's bell state while nothing changed it
- *   (bell-state.cache.ts): an unchanged `unread/count` poll runs no SQL. The lists carry an ETag
- *   (a hash of the answer, equal on every process); a list polled with If-None-Match naming the
- *   tag this process answered from the state it still holds is 304 without SQL, and any other
- *   conditional poll whose answer is unchanged is 304 after the query, without the body.
+ *   (bell-state.cache.ts): an unchanged `unread/count` poll runs no SQL. All three carry an
+ *   ETag (a hash of the answer, equal on every process). The count's is hashed once per state, so
+ *   an unchanged conditional count poll is 304 without SQL or hashing; a list polled with
+ *   If-None-Match naming the tag this process answered from the state it still holds is 304
+ *   without SQL, and any other conditional poll whose answer is unchanged is 304 after the query,
+ *   without the body.
  */
 @Injectable()
 export class InboxService {
@@ -63,10 +65,15 @@ export class InboxService {
     return this.list(project, user, query, true, ifNoneMatch);
   }
 
-  async countUnread(project: ProjectRef, user: EndUser): Promise<WithMeta<UnreadCountDto>> {
+  async countUnread(project: ProjectRef, user: EndUser, ifNoneMatch?: string): Promise<Versioned<UnreadCountDto>> {
     await this.reads.count(project, user.userId);
     const state = await this.bells.state(this.scopeOf(project, user));
-    return new WithMeta({ unread_count: state.unreadCount }, bellMeta(project, user));
+    const answer = new WithMeta({ unread_count: state.unreadCount }, bellMeta(project, user));
+    // The answer is the state's count and the meta: its tag is hashed once per state and variant.
+    const variant = `count:${JSON.stringify(answer.meta)}`;
+    let tag = state.answerTags.get(variant);
+    if (tag === undefined) state.answerTags.set(variant, (tag = envelopeTag(answer)));
+    return new Versioned(tag, holdsTag(ifNoneMatch, tag) ? null : answer);
   }
 
   private async list(
@@ -80,7 +87,7 @@ export class InboxService {
     const scope = this.scopeOf(project, user);
     // The answer's shape depends on the query, the plan (poll interval) and the verification mode.
     const variant = JSON.stringify([unreadOnly, query.limit, query.since, query.category, query.archived, bellMeta(project, user)]);
-    const held = this.bells.peek(project.id, user.userId, scope.now.getTime())?.listTags.get(variant);
+    const held = this.bells.peek(project.id, user.userId, scope.now.getTime())?.answerTags.get(variant);
     if (held && holdsTag(ifNoneMatch, held)) return new Versioned(held, null);
 
     const state = await this.bells.state(scope);
@@ -95,7 +102,7 @@ export class InboxService {
     const tag = envelopeTag(answer);
     // Remembered only if no write dropped the state while the rows were read: the tag then names
     // what this state shows, until the state goes.
-    if (this.bells.peek(project.id, user.userId, scope.now.getTime()) === state) state.listTags.set(variant, tag);
+    if (this.bells.peek(project.id, user.userId, scope.now.getTime()) === state) state.answerTags.set(variant, tag);
     return new Versioned(tag, answer);
   }
 
