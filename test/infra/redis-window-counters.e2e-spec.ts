@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import type { RateLimitRule } from '../../src/infra/rate-limit/rate-limiter.service';
-import { RedisWindowCounters } from '../../src/infra/rate-limit/redis-window-counters';
+import { RedisWindowCounters, leaseSizeOf } from '../../src/infra/rate-limit/redis-window-counters';
 
 /**
  * The Redis counters of the rate limits, on a real Redis: a leased rule takes several hits of a
@@ -86,11 +86,24 @@ const redisUrl = process.env.REDIS_URL;
 
   it('has concurrent calls of one process wait for one grant instead of each asking', async () => {
     const one = processCounters();
-    const rule: RateLimitRule = { bucket: 'browser', limit: 10_000, windowMs: 60_000, lease: 8 };
+    const rule: RateLimitRule = { bucket: 'browser', limit: 8_192, windowMs: 60_000, lease: 8 };
     const key = newKey();
     const records = await Promise.all(Array.from({ length: 20 }, () => one.increment(key, rule)));
     expect(records.map((r) => r.totalHits).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(await countedInRedis(key, rule)).toBe(24);
+  });
+
+  it('leases 1/1024 of a lifted limit per grant, still counting exactly in one process', async () => {
+    const one = processCounters();
+    const rule: RateLimitRule = { bucket: 'browser', limit: 102_400, windowMs: 60_000, lease: 8 };
+    expect(leaseSizeOf(rule)).toBe(100);
+    expect(leaseSizeOf({ ...rule, limit: 120 })).toBe(8);
+    expect(leaseSizeOf({ bucket: 'key-guess', limit: 1_000_000, windowMs: 60_000 })).toBe(1);
+    const key = newKey();
+    const records = await Promise.all(Array.from({ length: 150 }, () => one.increment(key, rule)));
+    expect(records.map((r) => r.totalHits).sort((x, y) => x - y)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
+    // Two round trips for 150 calls, where a lease of 8 took 19.
+    expect(await countedInRedis(key, rule)).toBe(200);
   });
 
   it('counts a rule without a lease one hit per round trip', async () => {

@@ -17,9 +17,9 @@ export interface RateLimitRule {
   limit: number;
   windowMs: number;
   /**
-   * Hits of one subject's window a process may take from Redis at once and allow from memory
-   * (redis-window-counters.ts says what that changes across processes). 1, the default, counts
-   * every hit in Redis; only the limits every browser poll pays set more.
+   * Hits of one subject's window a process may take from Redis at once and allow from memory, or
+   * 1/1024 of the limit when that is more (redis-window-counters.ts says what that changes across
+   * processes). 1, the default, counts every hit in Redis; only the limits every browser poll pays set more.
    */
   lease?: number;
 }

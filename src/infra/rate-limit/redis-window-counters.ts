@@ -66,6 +66,22 @@ return back
  */
 export const POLL_COUNTER_LEASE = 8;
 
+/** A lease may take up to this share of a window's whole limit when that is more than the rule's lease: 1/1024. */
+const LEASE_LIMIT_DIVISOR = 1024;
+
+/**
+ * The most hits one grant may take for `rule`: the rule's lease, or 1/1024 of its limit when that is
+ * more. Limits as the spec sets them (at most 8,192 a window) keep their lease of 8; a limit an
+ * operator lifted far beyond (BROWSER_RATE_LIMIT for a deployment whose browsers reach it through
+ * one address) takes proportionally more per round trip, so its subjects do not pay a Redis call
+ * every 8 requests. What a peer may hold stays under 1/16 of what is left (LEASE_SCRIPT), and what a
+ * process that dies without handing tokens back can strand stays under 1/1024 of the limit.
+ */
+export function leaseSizeOf(rule: RateLimitRule): number {
+  const lease = rule.lease ?? 1;
+  return lease <= 1 ? 1 : Math.max(lease, Math.floor(rule.limit / LEASE_LIMIT_DIVISOR));
+}
+
 /** Leases kept at most; past it, calls count one at a time until ended windows are swept. */
 const MAX_LEASES = 100_000;
 
@@ -138,7 +154,7 @@ export class RedisWindowCounters {
   }
 
   async increment(key: string, rule: RateLimitRule): Promise<StorageRecord> {
-    const leaseMax = rule.lease ?? 1;
+    const leaseMax = leaseSizeOf(rule);
     if (leaseMax <= 1 || (this.leases.size >= MAX_LEASES && !this.leases.has(key))) {
       return this.counted(await this.ask(key, rule, 1));
     }
@@ -163,7 +179,7 @@ export class RedisWindowCounters {
         await lease.asking;
         continue;
       }
-      return this.grant(key, rule, lease ?? this.newLease(key));
+      return this.grant(key, rule, leaseMax, lease ?? this.newLease(key));
     }
   }
 
@@ -194,9 +210,9 @@ export class RedisWindowCounters {
   }
 
   /** Asks Redis for a grant; the caller takes the first token of it. */
-  private async grant(key: string, rule: RateLimitRule, lease: Lease): Promise<StorageRecord> {
+  private async grant(key: string, rule: RateLimitRule, leaseMax: number, lease: Lease): Promise<StorageRecord> {
     let reply!: number[];
-    const asking = this.ask(key, rule, rule.lease ?? 1).then((answer) => {
+    const asking = this.ask(key, rule, leaseMax).then((answer) => {
       reply = answer;
     });
     lease.asking = asking;
