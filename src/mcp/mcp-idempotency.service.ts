@@ -5,7 +5,6 @@ import { ApiError } from '../common/errors/api-error';
 import { StoredResponse } from '../common/http/error-response';
 import { newId } from '../common/ids/ids';
 import { IdempotencyStore } from '../idempotency/idempotency-store.service';
-import type { IdempotentRoute } from '../idempotency/idempotency-claims.service';
 import { requestFingerprint } from '../idempotency/idempotency-key';
 import { answerFromRecord, carryIdempotentCall, IdempotentCall } from '../idempotency/idempotent-call';
 import { PLATFORM_LIMITS } from '../projects/plans';
@@ -32,15 +31,10 @@ export class McpIdempotency {
 
   /**
    * `work` hands `args.input` to the service, which finds the claim on it (`idempotently`,
-   * idempotent-call.ts). `secretInAnswer`: as the tool's REST route's `@Idempotent` says.
+   * idempotent-call.ts). The kept answer is sealed when the tool's input says its answer shows a
+   * secret (`args.secretInAnswer`, as the tool's REST route's `@Idempotent` says).
    */
-  async run<T>(
-    caller: ToolCaller,
-    tool: string,
-    args: ToolArgs,
-    work: () => Promise<T>,
-    options: Partial<IdempotentRoute> = {},
-  ): Promise<T | unknown> {
+  async run<T>(caller: ToolCaller, tool: string, args: ToolArgs, work: () => Promise<T>): Promise<T | unknown> {
     const key = args.idempotencyKey;
     if (key === null) return work();
     const scope = caller.idempotencyScope;
@@ -60,7 +54,7 @@ export class McpIdempotency {
       res: NO_RESPONSE_HEADERS,
       etag: null,
       delayAfterCommitMs: 0,
-      sealed: options.secretInAnswer === true,
+      sealed: args.secretInAnswer,
     });
     carryIdempotentCall(args.input, call);
     try {

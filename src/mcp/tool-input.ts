@@ -61,7 +61,7 @@ export async function validateArgs(tool: ToolDefinition, args: unknown): Promise
     throw invalid('arguments', 'The arguments must be a JSON object.');
   }
   const rest: Record<string, unknown> = { ...((args ?? {}) as Record<string, unknown>) };
-  const { id: idSpec, dto, from = 'body', omit = [], idempotent } = tool.input;
+  const { id: idSpec, dto, from = 'body', omit = [], idempotent, secretInAnswer = false } = tool.input;
   let id = '';
   if (idSpec) {
     if (rest.id === undefined) throw invalid('id', 'id is required.');
@@ -90,5 +90,5 @@ export async function validateArgs(tool: ToolDefinition, args: unknown): Promise
   const raw = { ...((args ?? {}) as Record<string, unknown>) };
   delete raw[CONFIRM];
   delete raw[IDEMPOTENCY_KEY];
-  return { args: { id, input, idempotencyKey, raw }, confirmed };
+  return { args: { id, input, idempotencyKey, secretInAnswer, raw }, confirmed };
 }

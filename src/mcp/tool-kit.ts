@@ -37,6 +37,8 @@ export interface ToolArgs<I = Record<string, unknown>> {
   /** The REST DTO instance (body or query), validated and transformed by the REST ValidationPipe. */
   input: I;
   idempotencyKey: string | null;
+  /** The answer shows a secret, so the answer kept for `idempotency_key` is sealed (ToolInput.secretInAnswer). */
+  secretInAnswer: boolean;
   /** The arguments as sent, less `confirm` (the idempotency fingerprint). */
   raw: Record<string, unknown>;
 }
@@ -52,6 +54,12 @@ export interface ToolInput {
   id?: { prefix: IdPrefix; notFound?: ErrorCode; description: string };
   /** Create tools take `idempotency_key`. */
   idempotent?: boolean;
+  /**
+   * The answer shows a secret (a signing secret, a key): the answer kept for `idempotency_key` is
+   * sealed with ENCRYPTION_KEY, as the REST route's `@Idempotent({ secretInAnswer: true })` seals
+   * its replay. The catalog test holds the two equal for every create tool.
+   */
+  secretInAnswer?: boolean;
 }
 
 export interface ToolDefinition {

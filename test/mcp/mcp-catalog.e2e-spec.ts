@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SEALED_REPLAY_NOTE } from '../../src/idempotency/idempotent.decorator';
 import { McpServerFactory } from '../../src/mcp/mcp-server.factory';
 import type { ToolDefinition } from '../../src/mcp/tool-kit';
 import { requiredFeatureOf } from '../../src/projects/requires-feature';
@@ -171,6 +172,17 @@ describe('MCP tool catalog', () => {
       });
       if (definition.input.id)
         expect({ tool: definition.name, id: properties.id.pattern }).toEqual({ tool: definition.name, id: rest.pathPattern });
+    }
+  });
+
+  it('seals the kept answer of a create tool exactly when its REST route seals its replay (the answer shows a secret)', () => {
+    const creates = t.get(McpServerFactory).definitions.filter(({ tool: item }) => item.input.idempotent);
+    expect(creates.map(({ tool: item }) => item.name)).toContain('create_webhook');
+    for (const { tool: definition } of creates) {
+      const operation = openapi.paths[definition.rest!.path][definition.rest!.method];
+      const header = (operation.parameters ?? []).find((parameter) => parameter.name === 'Idempotency-Key');
+      const sealed = ((header?.description as string | undefined) ?? '').includes(SEALED_REPLAY_NOTE);
+      expect({ tool: definition.name, sealed: definition.input.secretInAnswer === true }).toEqual({ tool: definition.name, sealed });
     }
   });
 

@@ -45,16 +45,12 @@ export function webhookTools(services: ServiceResolver): ToolDefinition[] {
       title: 'Create a webhook endpoint',
       description: `Adds an endpoint that receives the chosen events (https only, public host). Returns the endpoint with its signing_secret, shown this once: tell the user to store it. ${PLAN} Pass idempotency_key so a retry does not add a second endpoint.`,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-      input: { dto: CreateEndpointDto, from: 'body', idempotent: true },
+      input: { dto: CreateEndpointDto, from: 'body', idempotent: true, secretInAnswer: true },
       rest: { method: 'post', path: '/v1/webhooks' },
       output: dtoJsonSchema(CreatedEndpointDto, { closed: false }),
       run: (caller, args) =>
-        idempotency.run(
-          caller,
-          'create_webhook',
-          args,
-          () => endpoints.createEndpoint(caller.project, args.input as unknown as CreateEndpointDto),
-          { secretInAnswer: true },
+        idempotency.run(caller, 'create_webhook', args, () =>
+          endpoints.createEndpoint(caller.project, args.input as unknown as CreateEndpointDto),
         ),
     },
     {
