@@ -12,6 +12,7 @@ import { DueRows } from '../../src/infra/queue/due-rows.service';
 import { Sweeper } from '../../src/infra/queue/sweeper.service';
 import { ApiClient } from '../support/api-client';
 import { TestApp } from '../support/test-app';
+import { deleteRedisKeysAtFileEnd } from '../support/redis-keys';
 
 const BASE = { title: 'Scheduled', body_markdown: 'Goes live later.', category: 'feature' };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -184,6 +185,7 @@ async function startProcess(
     // A second process of the same deployment: the same key (a start with another one is refused).
     ENCRYPTION_KEY: t.config.encryptionKey!.toString('base64'),
   };
+  deleteRedisKeysAtFileEnd(env.REDIS_URL, env.QUEUE_PREFIX);
   const app = await createHttpApp(withDatabaseUrl(loadConfig(env), t.config.databaseUrl!), { clock });
   return { app, api: new ApiClient(app.getHttpServer()), clock };
 }

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config/app-config';
 import { ApiClient } from '../support/api-client';
 import { TcpProxy, startTcpProxy } from '../support/tcp-proxy';
 import { TestDatabase, createTestDatabase } from '../support/test-database';
+import { deleteRedisKeysAtFileEnd } from '../support/redis-keys';
 
 /** Short deadlines, so that each fault test takes a few seconds. */
 export const SHORT_DEADLINES = {
@@ -44,6 +45,7 @@ export async function startFaultApp(behind: 'database' | 'redis'): Promise<Fault
   if (!proxied) throw new Error('REDIS_URL is not set');
   const proxy = await startTcpProxy(target(proxied));
   const prefix = `t_${randomBytes(6).toString('hex')}`;
+  deleteRedisKeysAtFileEnd(redisUrl, prefix);
   const config = loadConfig({
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: behind === 'database' ? proxy.rewrite(database.url) : database.url,

@@ -13,6 +13,7 @@ import { signaturePart } from '../../src/webhooks/delivery/signature';
 import { ApiClient } from '../support/api-client';
 import { userHashOf } from '../support/notification-seed';
 import { type TestDatabase, createTestDatabase } from '../support/test-database';
+import { deleteRedisKeysAtFileEnd } from '../support/redis-keys';
 import { Receiver } from '../webhooks/delivery-support';
 
 const keyA = randomBytes(32);
@@ -67,6 +68,7 @@ describe('ENCRYPTION_KEY: the fingerprint checked at start, and encryption:resea
 
   /** A server process of this deployment starting with `key`. */
   async function start(key: Buffer): Promise<NestExpressApplication> {
+    deleteRedisKeysAtFileEnd(process.env.REDIS_URL, prefix);
     const app = await createHttpApp(withDatabaseUrl(loadConfig(environment(key)), db.url), { clock: new AdjustableClock() });
     opened.push(app);
     return app;

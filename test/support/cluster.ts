@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Redis from 'ioredis';
 import { Client } from 'pg';
 import { heartbeatPath } from '../../src/infra/queue/worker-heartbeat';
 import { ApiClient } from './api-client';
+import { deleteRedisKeys } from './redis-keys';
 import { RUNTIME_FLAGS, ensureBuild, freePort, runCli } from './server-process';
 import { TcpProxy, startTcpProxy } from './tcp-proxy';
 import { createTestDatabase, databaseUrl, withAdminClient } from './test-database';
@@ -185,7 +185,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     redisProxy?.resume();
     await databaseProxy.close();
     await redisProxy?.close();
-    if (withRedis) await deleteKeys(redisUrl as string, queuePrefix);
+    if (withRedis) await deleteRedisKeys(redisUrl as string, queuePrefix);
     await dropDatabase();
     rmSync(dataRoot, { recursive: true, force: true });
   };
@@ -239,7 +239,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         await client.end();
       }
     },
-    flushRedis: () => (withRedis ? deleteKeys(redisUrl as string, queuePrefix) : Promise.resolve(0)),
+    flushRedis: () => (withRedis ? deleteRedisKeys(redisUrl as string, queuePrefix) : Promise.resolve(0)),
     async createProject(plan = 'scale', name = 'Cluster') {
       const created = await runCli(
         { DATABASE_URL: dbUrl, ENCRYPTION_KEY: env.ENCRYPTION_KEY },
@@ -266,27 +266,4 @@ async function healthy(url: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/**
- * Deletes every key of the deployment `prefix` names: `prefix:…` and the rate-limit counters'
- * `{prefix:…}` (SCAN, not KEYS, and never FLUSHALL: other suites share the server).
- */
-async function deleteKeys(url: string, prefix: string): Promise<number> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  let deleted = 0;
-  try {
-    for (const pattern of [`${prefix}:*`, `{${prefix}:*`]) {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-        cursor = next;
-        if (keys.length > 0) deleted += await redis.unlink(...keys);
-      } while (cursor !== '0');
-    }
-  } finally {
-    redis.disconnect();
-  }
-  return deleted;
 }

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { AddressInfo, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { deleteRedisKeysAtFileEnd } from './redis-keys';
 
 /** The V8 flags every service process runs with (scripts/runtime-flags.js). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -80,9 +81,11 @@ export interface ServerProcess {
 
 /**
  * Starts `node dist/main.js` on a free port with the given environment (DATABASE_URL at least;
- * REDIS_URL is not inherited unless given) and waits until `/v1/_health` answers 200.
+ * REDIS_URL is not inherited unless given) and waits until `/v1/_health` answers 200. With
+ * REDIS_URL and QUEUE_PREFIX, the prefix's keys are deleted when the test file ends.
  */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  deleteRedisKeysAtFileEnd(env.REDIS_URL, env.QUEUE_PREFIX);
   const dir = await ensureBuild();
   const port = await freePort();
   const inherited = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
