@@ -1,7 +1,16 @@
 import { randomBase62 } from '../common/ids/random-base62';
-import { KEY_BODY_LENGTH, classifyBearer, generateApiKey, hashApiKey, keyPrefixOf } from './api-key-format';
+import { KEY_BODY_LENGTH, classifyBearer, generateApiKey, hashApiKey, isPublishableKey, keyPrefixOf } from './api-key-format';
 
 describe('api key format', () => {
+  it('tells publishable keys (live and test) from secret ones, legacy included', () => {
+    expect(isPublishableKey(generateApiKey('publishable', 'live'))).toBe(true);
+    expect(isPublishableKey(generateApiKey('publishable', 'test'))).toBe(true);
+    expect(isPublishableKey(generateApiKey('secret', 'live'))).toBe(false);
+    expect(isPublishableKey(generateApiKey('secret', 'test'))).toBe(false);
+    expect(isPublishableKey(`sk_live_${randomBase62(24)}`)).toBe(false);
+    expect(isPublishableKey('svc_pub_other_x')).toBe(false);
+  });
+
   it('generates keys with the spec prefixes and 32 base62 characters', () => {
     expect(generateApiKey('secret', 'live')).toMatch(/^svc_live_[0-9A-Za-z]{32}$/);
     expect(generateApiKey('secret', 'test')).toMatch(/^svc_test_[0-9A-Za-z]{32}$/);

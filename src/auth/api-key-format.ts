@@ -25,6 +25,11 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
+/** Whether `key` is a publishable key (live or test): public by design, it sits in pages. */
+export function isPublishableKey(key: string): boolean {
+  return key.startsWith(KEY_PREFIXES.publishable.live) || key.startsWith(KEY_PREFIXES.publishable.test);
+}
+
 export function keyPrefixOf(key: string): string {
   const match = /^(svc_pub_(live|test)_|svc_(live|test)_|sk_live_)/.exec(key);
   return match ? match[1] : '';

@@ -13,7 +13,7 @@ import { PROJECT_CHANGE, ProjectsService } from '../projects/projects.service';
 import { BoundedMap } from '../common/cache/bounded-map';
 import { LookupCache } from '../common/cache/lookup-cache';
 import { type KeyWithProject, type ProjectProbe, type RevokeTarget, findKeyWithProject, revokeKey } from './api-keys.queries';
-import { LEGACY_KEY_SHAPE, PUBLISHABLE_LIVE_KEY_SHAPE, generateApiKey, hashApiKey, keyPrefixOf } from './api-key-format';
+import { LEGACY_KEY_SHAPE, PUBLISHABLE_LIVE_KEY_SHAPE, generateApiKey, hashApiKey, isPublishableKey, keyPrefixOf } from './api-key-format';
 import { ApiKeyEntity, ApiKeyMode, ApiKeyType } from './entities/api-key.entity';
 
 interface IssuedKey {
@@ -28,8 +28,6 @@ interface IssuedKey {
   createdAt: Date;
 }
 
-/** Both publishable prefixes (live and test) start with this; no secret key does. */
-const PUBLISHABLE_PREFIX = 'svc_pub_';
 /** Publishable keys whose hash is remembered (lookupHashOf): about a megabyte. */
 const MAX_REMEMBERED_PUBLISHABLE_KEYS = 10_000;
 
@@ -224,7 +222,7 @@ export class ApiKeysService {
    * past its request.
    */
   private lookupHashOf(token: string): string {
-    if (!token.startsWith(PUBLISHABLE_PREFIX)) return hashApiKey(token);
+    if (!isPublishableKey(token)) return hashApiKey(token);
     let hash = this.publishableKeyHashes.get(token);
     if (hash === undefined) this.publishableKeyHashes.set(token, (hash = hashApiKey(token)));
     return hash;
